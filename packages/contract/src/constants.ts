@@ -1,0 +1,66 @@
+/** Business constants and UI timings of spec section 9. */
+export const API_BASE = '/api/v2';
+
+export const storageKeys = {
+  accessToken: 'jwt_access_token',
+  redirectUrl: 'fuseRedirectUrl',
+} as const;
+
+export const roles = ['customer', 'paidcustomer', 'admin'] as const;
+export type Role = (typeof roles)[number];
+
+/** Role groups of spec section 6. */
+export const roleGroups = {
+  admin: ['admin'],
+  user: ['customer', 'paidcustomer'],
+  onlyGuest: [],
+} as const satisfies Record<string, readonly Role[]>;
+
+export const limits = {
+  breedsMax: 3,
+  notesMax: 200,
+  incidentDescriptionMax: 200,
+  petNameMinRegistration: 2,
+  petNameMinOwnerEdit: 3,
+  personNameMin: 2,
+  chipIdMin: 9,
+  backupContactNameMin: 2,
+  backupContactPhoneMin: 9,
+  phoneMax: 19,
+  emailMax: 255,
+  passwordMin: 8,
+  passwordMax: 255,
+  lookupLengths: [9, 10, 15],
+  imageBytesMax: 2 * 1024 * 1024,
+  alertRadiusMiles: 50,
+  emailStatsDays: 30,
+} as const;
+
+export const ui = {
+  sidePanelWidth: 280,
+  snackbarAutoHideMs: 2000,
+  toastStackMax: 5,
+  backupContactLoaderDelayMs: 300,
+  menuHoverDelayMs: 150,
+  profileLoaderMs: 2000,
+  invalidShortUrlToastMs: 60_000,
+  resetSuccessToastMs: 60_000,
+  resetErrorMs: 3000,
+  signInErrorMs: 8000,
+  forgotPasswordErrorMs: 8000,
+  createUserErrorMs: 5000,
+  checkoutErrorMs: 5000,
+  petErrorMs: 10_000,
+  searchTableMaxHeight: 580,
+} as const;
+
+export const support = {
+  phone: '(877) 738-8478',
+  phoneHref: 'tel:+18777388478',
+  lookupExtension: '703',
+  address: '1200 Harbor Blvd, Suite 300, Weehawken, NJ 07086',
+  homeUrl: '/',
+  blogUrl: '/blog',
+  privacyUrl: '/privacy',
+  termsUrl: '/terms',
+} as const;

@@ -1,0 +1,64 @@
+import type { Role } from './constants.js';
+
+export interface UserState {
+  id: number;
+  name: string;
+  abbreviation: string;
+  countryAbbreviation: string;
+}
+
+/** The user object of spec section 3, as every account call answers it. */
+export interface User {
+  id: number;
+  role: Role[];
+  data: {
+    displayName: string;
+    photoUrl: string | null;
+    email: string;
+    shortcuts: string[];
+    haveActivePets: boolean;
+    haveSubscriptions: boolean;
+    subscriptionUrl: string | null;
+    phoneNumber: string | null;
+    firstName: string;
+    lastName: string;
+    address1: string | null;
+    address2: string | null;
+    city: string | null;
+    zipcode: string | null;
+    stateId: number | null;
+    state: Pick<UserState, 'abbreviation' | 'countryAbbreviation'> | null;
+    notifyByEmail: boolean;
+    notifyBySms: boolean;
+    isActive: boolean;
+    createDate: string;
+    settings: { loginRedirectUrl?: string } & Record<string, unknown>;
+  };
+}
+
+export interface AuthResult {
+  user: User;
+  token: string;
+}
+
+export interface NamedItem {
+  id: number;
+  name: string;
+}
+
+export interface StaticData {
+  species: NamedItem[];
+  brands: NamedItem[];
+}
+
+export interface PublicSettings {
+  enableQRcodeUpsell: boolean;
+  clientSiteBase: string;
+  languages: { id: string; title: string }[];
+  socialSignIn: { googleClientId: string | null; facebookAppId: string | null };
+}
+
+export interface HealthCheck {
+  status: 'Healthy' | 'Unhealthy';
+  database: boolean;
+}
