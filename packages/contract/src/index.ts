@@ -5,3 +5,4 @@ export * from './format.js';
 export * from './messages.js';
 export * from './phone.js';
 export * from './user.js';
+export * from './routes.js';

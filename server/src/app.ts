@@ -1,0 +1,117 @@
+import { existsSync } from 'node:fs';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import { API_BASE, failure, messages } from '@petreg/contract';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { Mailer } from './adapters/mail/index.js';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/client.js';
+import { AppError } from './errors.js';
+import { userRoutes } from './modules/users/routes.js';
+import { createUserService } from './modules/users/service.js';
+import { createSocialVerifier } from './modules/users/social.js';
+import { utilityRoutes } from './modules/utilities/routes.js';
+import { createUtilityService } from './modules/utilities/service.js';
+import { webDistFolder } from './paths.js';
+import { authPlugin } from './plugins/auth.js';
+
+export interface AppDependencies {
+  config: Config;
+  database: DatabaseHandle;
+  mailer: Mailer;
+  jwtSecret: string;
+  /** Where the built web app is served from; nothing is served when the folder is missing. */
+  webRoot?: string;
+}
+
+/** Builds the API and web host without listening, so tests drive it through `app.inject()`. */
+export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        // MUI injects its styles at run time; the sign-in providers' scripts load only when configured.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'script-src': ["'self'", 'https://accounts.google.com', 'https://connect.facebook.net'],
+        'frame-src': ["'self'", 'https://accounts.google.com', 'https://www.facebook.com'],
+        'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+        'connect-src': ["'self'", 'https://accounts.google.com', 'https://graph.facebook.com'],
+        // TLS is the reverse proxy's business; an http-only install must still load its own assets.
+        'upgrade-insecure-requests': null,
+      },
+    },
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => new AppError(429, [messages.tooManyRequests]),
+  });
+  await app.register(swagger, {
+    openapi: { info: { title: 'Pet registry API', version: '2.0' }, servers: [{ url: '/' }] },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(authPlugin, { db: database.db, jwtSecret: deps.jwtSecret });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return reply.status(error.statusCode).send(failure(error.errors));
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      // One message per field, the first the schema reports, in the order the form shows them.
+      const byField = new Map<string, string>();
+      for (const issue of error.validation) {
+        const field = issue.instancePath ?? '';
+        if (!byField.has(field)) byField.set(field, issue.message ?? messages.genericError);
+      }
+      return reply.status(400).send(failure([...byField.values()]));
+    }
+    const status = error.statusCode ?? 500;
+    if (status < 500) return reply.status(status).send(failure([error.message]));
+    request.log.error(error);
+    return reply.status(500).send(failure([messages.genericError]));
+  });
+
+  const users = createUserService({ db: database.db, mailer: deps.mailer, sessions: app.sessions, publicUrl: config.publicUrl });
+  const utilities = createUtilityService({ database, config });
+  await app.register(
+    async (api) => {
+      await api.register(userRoutes, { users, social: createSocialVerifier(config) });
+      await api.register(utilityRoutes, { utilities });
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    },
+    { prefix: API_BASE },
+  );
+
+  const webRoot = deps.webRoot ?? webDistFolder;
+  const serveWeb = existsSync(webRoot);
+  if (serveWeb) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      setHeaders: (res, path) => {
+        // Vite fingerprints assets; index.html must be re-read so a deploy reaches users at once.
+        res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isPage = request.method === 'GET' && !request.url.toLowerCase().startsWith('/api/');
+    if (isPage && serveWeb) return reply.type('text/html').sendFile('index.html');
+    return reply.status(404).send(failure([messages.notFound]));
+  });
+
+  return app;
+}

@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import { migrationsFolder } from '../paths.js';
+import * as schema from './schema.js';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  migrate(): Promise<void>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens PostgreSQL: a server when a URL is given, otherwise PGlite stored in `dataDir`
+ * (or in memory when `dataDir` is null, for tests).
+ */
+export async function openDatabase(options: { url?: string; dataDir: string | null }): Promise<DatabaseHandle> {
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    const db = drizzlePg({ client: pool, schema });
+    return handle(db as unknown as Database, 'postgres', () => migratePg(db, { migrationsFolder }), () => pool.end());
+  }
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const client = await PGlite.create(options.dataDir ?? undefined);
+  const db = drizzlePglite({ client, schema });
+  return handle(db as unknown as Database, 'pglite', () => migratePglite(db, { migrationsFolder }), () => client.close());
+}
+
+function handle(
+  db: Database,
+  kind: DatabaseHandle['kind'],
+  migrate: () => Promise<void>,
+  close: () => Promise<void>,
+): DatabaseHandle {
+  return {
+    db,
+    kind,
+    migrate,
+    close,
+    async ping() {
+      try {
+        await db.execute(sql`select 1`);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,314 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
+
+export const states = pgTable('states', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  abbreviation: text('abbreviation').notNull(),
+  countryAbbreviation: text('country_abbreviation').notNull(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash'),
+    roles: text('roles').array().notNull().default(sql`'{customer}'::text[]`),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    phoneNumber: text('phone_number'),
+    address1: text('address1'),
+    address2: text('address2'),
+    city: text('city'),
+    stateId: integer('state_id').references(() => states.id),
+    zipcode: text('zipcode'),
+    photo: text('photo'),
+    notifyByEmail: boolean('notify_by_email').notNull().default(false),
+    notifyBySms: boolean('notify_by_sms').notNull().default(false),
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+    shortcuts: jsonb('shortcuts').$type<string[]>().notNull().default([]),
+    paymentCustomerId: text('payment_customer_id'),
+    googleId: text('google_id').unique(),
+    facebookId: text('facebook_id').unique(),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`)],
+);
+
+/** One row per sign-in; a JWT names its session, so logout and deactivation take effect at once. */
+export const userSessions = pgTable(
+  'user_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: integer('user_id').notNull().references(() => users.id),
+    createdAt: createdAt(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    revokedAt: timestamptz('revoked_at'),
+  },
+  (t) => [index('user_sessions_user_idx').on(t.userId)],
+);
+
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    usedAt: timestamptz('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
+);
+
+export const species = pgTable('species', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+});
+
+export const breeds = pgTable(
+  'breeds',
+  {
+    id: serial('id').primaryKey(),
+    speciesId: integer('species_id').notNull().references(() => species.id),
+    name: text('name').notNull(),
+  },
+  (t) => [uniqueIndex('breeds_species_name_idx').on(t.speciesId, t.name)],
+);
+
+/** Microchip brands ("chip types" in the spec). */
+export const chipTypes = pgTable('chip_types', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+});
+
+export const plans = pgTable('plans', {
+  id: serial('id').primaryKey(),
+  /** Stable key the code refers to: 'yearly' or 'lifetime'. */
+  planKey: text('plan_key').notNull().unique(),
+  name: text('name').notNull(),
+  /** The payment provider's price id, when one is configured. */
+  priceId: text('price_id'),
+  priceCents: integer('price_cents').notNull(),
+  currency: text('currency').notNull().default('usd'),
+  oneTime: boolean('one_time').notNull(),
+});
+
+export const pets = pgTable(
+  'pets',
+  {
+    id: serial('id').primaryKey(),
+    /** Unguessable id used in public profile links. */
+    publicId: uuid('public_id').notNull().unique().defaultRandom(),
+    userId: integer('user_id').notNull().references(() => users.id),
+    name: text('name').notNull(),
+    speciesId: integer('species_id').references(() => species.id),
+    sex: smallint('sex').notNull().default(0),
+    dob: date('dob'),
+    lastRabiesVaccine: date('last_rabies_vaccine'),
+    spayedNeutered: boolean('spayed_neutered').notNull().default(false),
+    shareContactInfo: boolean('share_contact_info').notNull().default(false),
+    approximateWeight: numeric('approximate_weight', { precision: 6, scale: 1 }),
+    notes: text('notes'),
+    image: text('image'),
+    isActive: boolean('is_active').notNull().default(false),
+    status: text('status'),
+    planId: integer('plan_id').references(() => plans.id),
+    missingDate: timestamptz('missing_date'),
+    zipCode: text('zip_code'),
+    incidentDescription: text('incident_description'),
+    foundDate: timestamptz('found_date'),
+    createdAt: createdAt(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+    deletedAt: timestamptz('deleted_at'),
+    deletedBy: integer('deleted_by').references(() => users.id),
+  },
+  (t) => [index('pets_user_idx').on(t.userId)],
+);
+
+export const petBreeds = pgTable(
+  'pet_breeds',
+  {
+    petId: integer('pet_id').notNull().references(() => pets.id),
+    breedId: integer('breed_id').notNull().references(() => breeds.id),
+  },
+  (t) => [primaryKey({ columns: [t.petId, t.breedId] })],
+);
+
+export const chips = pgTable(
+  'chips',
+  {
+    id: serial('id').primaryKey(),
+    petId: integer('pet_id').notNull().references(() => pets.id),
+    /** Normalised chip number: upper-case, no spaces, dashes or asterisks. */
+    chipId: text('chip_id').notNull(),
+    chipTypeId: integer('chip_type_id').references(() => chipTypes.id),
+    isActive: boolean('is_active').notNull().default(false),
+    oneTime: boolean('one_time').notNull().default(false),
+    expirationDate: timestamptz('expiration_date'),
+    createdAt: createdAt(),
+    removedAt: timestamptz('removed_at'),
+  },
+  (t) => [
+    // A chip belongs to one pet at a time; a removed chip frees its number.
+    uniqueIndex('chips_chip_id_current_idx').on(t.chipId).where(sql`${t.removedAt} is null`),
+    index('chips_pet_idx').on(t.petId),
+  ],
+);
+
+export const backupContacts = pgTable(
+  'backup_contacts',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id),
+    name: text('name').notNull(),
+    phoneNumber: text('phone_number').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+    deletedAt: timestamptz('deleted_at'),
+    deletedBy: integer('deleted_by').references(() => users.id),
+  },
+  (t) => [index('backup_contacts_user_idx').on(t.userId)],
+);
+
+/** Veterinary practices and other pet-care professionals. */
+export const sites = pgTable('sites', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  practiceType: text('practice_type').notNull().default('Veterinary Care'),
+  logo: text('logo'),
+  googlePlaceId: text('google_place_id').unique(),
+  needUpdate: boolean('need_update').notNull().default(false),
+  isActive: boolean('is_active').notNull().default(true),
+  email: text('email'),
+  phoneNumber: text('phone_number'),
+  address1: text('address1'),
+  zipCode: text('zip_code'),
+  url: text('url'),
+  imageUrl: text('image_url'),
+  placeDetail: jsonb('place_detail').$type<Record<string, unknown>>(),
+  rating: numeric('rating', { precision: 2, scale: 1 }),
+  reviewsCount: integer('reviews_count'),
+  latitude: numeric('latitude', { precision: 9, scale: 6 }),
+  longitude: numeric('longitude', { precision: 9, scale: 6 }),
+  createdAt: createdAt(),
+});
+
+export const sitePets = pgTable(
+  'site_pets',
+  {
+    id: serial('id').primaryKey(),
+    siteId: integer('site_id').notNull().references(() => sites.id),
+    petId: integer('pet_id').notNull().references(() => pets.id),
+    createdAt: createdAt(),
+    deletedAt: timestamptz('deleted_at'),
+    deletedBy: integer('deleted_by').references(() => users.id),
+  },
+  (t) => [index('site_pets_pet_idx').on(t.petId)],
+);
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id),
+    petId: integer('pet_id').references(() => pets.id),
+    planId: integer('plan_id').references(() => plans.id),
+    provider: text('provider').notNull(),
+    /** Checkout session id: completing the same session twice finds this row and stops. */
+    providerSessionId: text('provider_session_id').notNull().unique(),
+    providerPaymentId: text('provider_payment_id'),
+    providerSubscriptionId: text('provider_subscription_id'),
+    cardLast4: text('card_last4'),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').notNull(),
+    coupon: text('coupon'),
+    customerName: text('customer_name'),
+    customerEmail: text('customer_email'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('payments_user_idx').on(t.userId), index('payments_last4_idx').on(t.cardLast4)],
+);
+
+export const petAlerts = pgTable(
+  'pet_alerts',
+  {
+    id: serial('id').primaryKey(),
+    petId: integer('pet_id').notNull().references(() => pets.id),
+    status: text('status').notNull(),
+    missingDate: timestamptz('missing_date').notNull(),
+    zipCode: text('zip_code').notNull(),
+    incidentDescription: text('incident_description').notNull(),
+    createdAt: createdAt(),
+    foundAt: timestamptz('found_at'),
+  },
+  (t) => [index('pet_alerts_pet_idx').on(t.petId)],
+);
+
+/** Outbox of alert e-mails: written with the alert, sent and retried by the worker; also the e-mail stats. */
+export const alertEmails = pgTable(
+  'alert_emails',
+  {
+    id: serial('id').primaryKey(),
+    alertId: integer('alert_id').notNull().references(() => petAlerts.id),
+    siteId: integer('site_id').references(() => sites.id),
+    recipient: text('recipient').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
+    lastError: text('last_error'),
+    sentAt: timestamptz('sent_at'),
+    deliveredAt: timestamptz('delivered_at'),
+    openedAt: timestamptz('opened_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('alert_emails_alert_idx').on(t.alertId), index('alert_emails_due_idx').on(t.status, t.nextAttemptAt)],
+);
+
+export const shortLinks = pgTable('short_links', {
+  code: text('code').primaryKey(),
+  petId: integer('pet_id').notNull().unique().references(() => pets.id),
+  createdAt: createdAt(),
+});
+
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+});
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: serial('id').primaryKey(),
+    actorUserId: integer('actor_user_id').references(() => users.id),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_entity_idx').on(t.entity, t.entityId)],
+);

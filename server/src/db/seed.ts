@@ -1,0 +1,38 @@
+import type { Database } from './client.js';
+import { breeds, chipTypes, plans, settings, species, states } from './schema.js';
+import { microchipBrands } from './seed-data/brands.js';
+import { speciesWithBreeds } from './seed-data/species.js';
+import { states as usStates } from './seed-data/states.js';
+
+/** Protection plans of spec section 1; prices in cents. */
+const protectionPlans = [
+  { planKey: 'yearly', name: 'Yearly Protection', priceCents: 1995, currency: 'usd', oneTime: false },
+  { planKey: 'lifetime', name: 'Lifetime Protection', priceCents: 4995, currency: 'usd', oneTime: true },
+];
+
+const defaultSettings = [{ key: 'enableQRcodeUpsell', value: true }];
+
+/** Inserts the static data a US registry needs. Safe to run on every start: existing rows stay. */
+export async function seedStaticData(db: Database): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(states).values(usStates).onConflictDoNothing();
+    await tx
+      .insert(chipTypes)
+      .values(microchipBrands.map((name) => ({ name })))
+      .onConflictDoNothing();
+    await tx
+      .insert(species)
+      .values(speciesWithBreeds.map(({ name }) => ({ name })))
+      .onConflictDoNothing();
+    const speciesIds = new Map((await tx.select().from(species)).map((s) => [s.name, s.id]));
+    await tx
+      .insert(breeds)
+      .values(
+        speciesWithBreeds.flatMap((s) => s.breeds.map((name) => ({ speciesId: speciesIds.get(s.name)!, name }))),
+      )
+      .onConflictDoNothing();
+    await tx.insert(plans).values(protectionPlans).onConflictDoNothing();
+    await tx.insert(settings).values(defaultSettings).onConflictDoNothing();
+  });
+}
+

@@ -1,0 +1,34 @@
+import { messages, ok, type Envelope } from '@petreg/contract';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { AppError } from './errors.js';
+
+/** Answers a successful call in the envelope. */
+export const answer = <T>(result: T): Envelope<T> => ok(result);
+
+export interface Limit {
+  max: number;
+  /** Milliseconds. */
+  window: number;
+}
+
+/** Per-IP limit of a route, declared in its `config`. */
+export const perIp = (limit: Limit) => ({ rateLimit: { max: limit.max, timeWindow: limit.window } });
+
+/**
+ * A second limit keyed by the e-mail in the body or query, so one account cannot be hammered
+ * from many addresses. Runs after validation, when the e-mail is known to be well-formed.
+ */
+export function perEmail(app: FastifyInstance, name: string, limit: Limit): preHandlerAsyncHookHandler {
+  const check = app.createRateLimit({
+    max: limit.max,
+    timeWindow: limit.window,
+    keyGenerator: (request: FastifyRequest) => {
+      const source = (request.body ?? request.query) as { email?: string } | undefined;
+      return `${name}:${(source?.email ?? '').toLowerCase()}`;
+    },
+  });
+  return async (request) => {
+    const verdict = await check(request);
+    if (!verdict.isAllowed && verdict.isExceeded) throw new AppError(429, [messages.tooManyRequests]);
+  };
+}

@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import { createMailer } from './adapters/mail/index.js';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, resolveJwtSecret } from './config.js';
+import { openDatabase } from './db/client.js';
+import { seedStaticData } from './db/seed.js';
+import { ensureAdministrator } from './modules/users/bootstrap.js';
+
+async function main() {
+  const config = loadConfig();
+  const jwtSecret = resolveJwtSecret(config);
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'db') });
+  await database.migrate();
+  await seedStaticData(database.db);
+  const admin = await ensureAdministrator(database.db, config.admin);
+
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'mail') });
+  const app = await buildApp({ config, database, mailer, jwtSecret });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal} received: finishing requests in flight, then closing the database`);
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  if (admin?.generatedPassword) {
+    console.log(`\nFirst administrator created: ${admin.email} / ${admin.generatedPassword}\nKeep this password; it is not shown again.\n`);
+  }
+  console.log(`Pet registry portal running at ${config.publicUrl} (${database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL server'})`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,126 @@
+import {
+  changePasswordSchema,
+  forgotPasswordSchema,
+  profileSchema,
+  setPasswordByTokenSchema,
+  signInSchema,
+  signUpEmailSchema,
+  signUpSchema,
+  socialLoginSchema,
+  userSettingsSchema,
+} from '@petreg/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { answer, perEmail, perIp } from '../../http.js';
+import { sessionOf } from '../../plugins/auth.js';
+import type { UserService } from './service.js';
+import type { SocialVerifier } from './social.js';
+
+const MINUTE = 60_000;
+const limits = {
+  login: { ip: { max: 30, window: MINUTE }, email: { max: 10, window: 15 * MINUTE } },
+  forgotPassword: { ip: { max: 10, window: MINUTE }, email: { max: 5, window: 60 * MINUTE } },
+  setPassword: { ip: { max: 10, window: MINUTE }, email: { max: 10, window: 60 * MINUTE } },
+  emailExists: { ip: { max: 30, window: MINUTE }, email: { max: 20, window: MINUTE } },
+};
+
+export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: SocialVerifier }> = async (
+  app,
+  { users, social },
+) => {
+  const tags = ['Users'];
+
+  app.post('/Users/signup', { schema: { tags, body: signUpSchema } }, async (request) =>
+    answer(await users.signUp(request.body)),
+  );
+
+  app.post(
+    '/Users/login',
+    {
+      schema: { tags, body: signInSchema },
+      config: perIp(limits.login.ip),
+      preHandler: perEmail(app, 'login', limits.login.email),
+    },
+    async (request) => {
+      const { email, password, remember } = request.body;
+      return answer(await users.login(email, password, remember ?? false));
+    },
+  );
+
+  app.post('/Users/google-login', { schema: { tags, body: socialLoginSchema }, config: perIp(limits.login.ip) }, async (request) =>
+    answer(await users.socialLogin(await social.google(request.body.token))),
+  );
+
+  app.post('/Users/facebook-login', { schema: { tags, body: socialLoginSchema }, config: perIp(limits.login.ip) }, async (request) =>
+    answer(await users.socialLogin(await social.facebook(request.body.token))),
+  );
+
+  app.get(
+    '/Users/email-exists',
+    {
+      schema: { tags, querystring: signUpEmailSchema },
+      config: perIp(limits.emailExists.ip),
+      preHandler: perEmail(app, 'email-exists', limits.emailExists.email),
+    },
+    async (request) => answer(await users.emailExists(request.query.email)),
+  );
+
+  app.post(
+    '/Users/forgot-password',
+    {
+      schema: { tags, body: forgotPasswordSchema },
+      config: perIp(limits.forgotPassword.ip),
+      preHandler: perEmail(app, 'forgot-password', limits.forgotPassword.email),
+    },
+    async (request) => {
+      await users.forgotPassword(request.body.email);
+      return answer(true);
+    },
+  );
+
+  app.post(
+    '/Users/set-password-by-token',
+    {
+      schema: { tags, body: setPasswordByTokenSchema },
+      config: perIp(limits.setPassword.ip),
+      preHandler: perEmail(app, 'set-password', limits.setPassword.email),
+    },
+    async (request) => {
+      await users.setPasswordByToken(request.body);
+      return answer(true);
+    },
+  );
+
+  app.get('/Users/token-login', { schema: { tags }, config: { auth: 'signedIn' } }, async (request) =>
+    answer(await users.tokenLogin(sessionOf(request))),
+  );
+
+  app.get('/Users/current-user', { schema: { tags }, config: { auth: 'signedIn' } }, async (request) =>
+    answer(await users.loadUser(sessionOf(request).userId)),
+  );
+
+  app.put(
+    '/Users/:id',
+    { schema: { tags, params: z.object({ id: z.coerce.number().int().positive() }), body: profileSchema }, config: { auth: 'signedIn' } },
+    async (request) => answer(await users.updateProfile(sessionOf(request), request.params.id, request.body)),
+  );
+
+  app.post('/Users/ChangeUserPassword', { schema: { tags, body: changePasswordSchema }, config: { auth: 'signedIn' } }, async (request) => {
+    await users.changePassword(sessionOf(request), request.body);
+    return answer(true);
+  });
+
+  app.get('/Users/deactivate-user', { schema: { tags }, config: { auth: 'signedIn' } }, async (request) => {
+    await users.deactivate(sessionOf(request));
+    return answer(true);
+  });
+
+  app.post('/Users/logout', { schema: { tags }, config: { auth: 'signedIn' } }, async (request) => {
+    await app.sessions.revoke(sessionOf(request).sessionId);
+    return answer(true);
+  });
+
+  app.post('/auth/user/update', { schema: { tags, body: userSettingsSchema }, config: { auth: 'signedIn' } }, async (request) =>
+    answer(await users.updateSettings(sessionOf(request), request.body)),
+  );
+};

@@ -1,0 +1,21 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The server package folder, found from this module whether it runs from src/ (tsx, tests)
+ * or bundled into dist/main.js.
+ */
+function findServerRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'drizzle'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('Cannot find the server folder (drizzle migrations missing)');
+    dir = parent;
+  }
+  return dir;
+}
+
+export const serverRoot = findServerRoot();
+export const migrationsFolder = join(serverRoot, 'drizzle');
+export const webDistFolder = join(serverRoot, '..', 'web', 'dist');

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { messages, type Role } from '@petreg/contract';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { jwtVerify, SignJWT } from 'jose';
+import type { Database } from '../db/client.js';
+import { users, userSessions } from '../db/schema.js';
+import { forbidden, unauthorized } from '../errors.js';
+
+/** Who may call a route: anyone signed in, or only the listed roles. */
+export type AuthRequirement = 'signedIn' | readonly Role[];
+
+export interface Session {
+  userId: number;
+  sessionId: string;
+  roles: Role[];
+  expiresAt: Date;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthRequirement;
+  }
+  interface FastifyRequest {
+    session: Session | null;
+  }
+  interface FastifyInstance {
+    sessions: SessionService;
+  }
+}
+
+const REMEMBERED_SESSION_DAYS = 30;
+const SESSION_HOURS = 24;
+
+export interface SessionService {
+  /** Opens a session for the user and answers its bearer token. */
+  open(userId: number, remember: boolean): Promise<string>;
+  /** A fresh token for a session that is still open. */
+  reissue(session: Session): Promise<string>;
+  revoke(sessionId: string): Promise<void>;
+  revokeAllFor(userId: number): Promise<void>;
+}
+
+function sessionService(db: Database, key: Uint8Array): SessionService {
+  const sign = (userId: number, sessionId: string, expiresAt: Date) =>
+    new SignJWT({ sid: sessionId })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(userId))
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .sign(key);
+  return {
+    async open(userId, remember) {
+      const hours = remember ? REMEMBERED_SESSION_DAYS * 24 : SESSION_HOURS;
+      const expiresAt = new Date(Date.now() + hours * 3600_000);
+      const id = randomUUID();
+      await db.insert(userSessions).values({ id, userId, expiresAt });
+      return sign(userId, id, expiresAt);
+    },
+    reissue: (session) => sign(session.userId, session.sessionId, session.expiresAt),
+    async revoke(sessionId) {
+      await db.update(userSessions).set({ revokedAt: new Date() }).where(eq(userSessions.id, sessionId));
+    },
+    async revokeAllFor(userId) {
+      await db
+        .update(userSessions)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(userSessions.userId, userId), isNull(userSessions.revokedAt)));
+    },
+  };
+}
+
+/**
+ * Reads the bearer token on every request and enforces the route's declared `auth` requirement,
+ * so handlers never check roles themselves. A token is good only while its session is open and
+ * its user is active.
+ */
+export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database; jwtSecret: string }) => {
+  const key = new TextEncoder().encode(opts.jwtSecret);
+  app.decorate('sessions', sessionService(opts.db, key));
+  app.decorateRequest('session', null);
+
+  async function readSession(request: FastifyRequest): Promise<Session | null> {
+    const header = request.headers.authorization;
+    if (!header?.startsWith('Bearer ')) return null;
+    let claims: { sub?: string; sid?: unknown };
+    try {
+      ({ payload: claims } = await jwtVerify(header.slice(7), key, { algorithms: ['HS256'] }));
+    } catch {
+      return null;
+    }
+    if (typeof claims.sid !== 'string' || !claims.sub) return null;
+    const [row] = await opts.db
+      .select({ userId: users.id, roles: users.roles, expiresAt: userSessions.expiresAt })
+      .from(userSessions)
+      .innerJoin(users, eq(users.id, userSessions.userId))
+      .where(
+        and(
+          eq(userSessions.id, claims.sid),
+          eq(users.id, Number(claims.sub)),
+          isNull(userSessions.revokedAt),
+          gt(userSessions.expiresAt, new Date()),
+          eq(users.isActive, true),
+        ),
+      );
+    return row ? { userId: row.userId, sessionId: claims.sid, roles: row.roles as Role[], expiresAt: row.expiresAt } : null;
+  }
+
+  app.addHook('preHandler', async (request) => {
+    const requirement = request.routeOptions.config.auth;
+    if (!requirement) return;
+    request.session = await readSession(request);
+    if (!request.session) throw unauthorized(messages.invalidAccessToken);
+    if (requirement !== 'signedIn' && !request.session.roles.some((r) => requirement.includes(r))) {
+      throw forbidden(messages.forbidden);
+    }
+  });
+});
+
+/** The signed-in session of a route declared with `auth`. */
+export function sessionOf(request: FastifyRequest): Session {
+  if (!request.session) throw unauthorized(messages.invalidAccessToken);
+  return request.session;
+}
