@@ -44,7 +44,8 @@ const envSchema = z.object({
     .transform((v) => v === 'true'),
 });
 
-export type Env = z.input<typeof envSchema>;
+/** The variables by name, as strings, the way the process environment gives them. */
+export type Env = Partial<Record<keyof z.input<typeof envSchema>, string>>;
 
 export interface Config {
   port: number;

@@ -12,7 +12,8 @@ export const emailField = z
   .trim()
   .min(1, { error: messages.emailRequired, abort: true })
   .max(limits.emailMax, { error: messages.emailTooLong, abort: true })
-  .pipe(z.email({ error: messages.emailInvalid }));
+  // The HTML5 rule browsers use for type=email; it also accepts the default admin@localhost.
+  .pipe(z.email({ error: messages.emailInvalid, pattern: z.regexes.html5Email }));
 
 /** The strength rule of sign-up, reset and change password. */
 export const newPasswordField = z

@@ -107,7 +107,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database; 
     return row ? { userId: row.userId, sessionId: claims.sid, roles: row.roles as Role[], expiresAt: row.expiresAt } : null;
   }
 
-  app.addHook('preHandler', async (request) => {
+  app.addHook('onRequest', async (request) => {
     const requirement = request.routeOptions.config.auth;
     if (!requirement) return;
     request.session = await readSession(request);

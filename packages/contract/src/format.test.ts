@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate, formatRegisteredUntil, toApiDate } from './format.js';
+
+describe('dates', () => {
+  it('shows MM/DD/YYYY, sends YYYY-MM-DD or null, and registered-until as MMM DD, YYYY', () => {
+    expect(formatDate('2024-01-05')).toBe('01/05/2024');
+    expect(formatDate(null)).toBe('');
+    expect(toApiDate(new Date(2024, 0, 5))).toBe('2024-01-05');
+    expect(toApiDate('')).toBeNull();
+    expect(formatRegisteredUntil('2027-03-09')).toBe('Mar 09, 2027');
+  });
+});

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { formatPhone, isValidPhone, normalisePhone } from './phone.js';
+
+describe('phone numbers', () => {
+  it.each([
+    ['(415) 555-2671', '+14155552671'],
+    ['415.555.2671', '+14155552671'],
+    ['1 415 555 2671', '+14155552671'],
+    ['+1 415 555 2671', '+14155552671'],
+  ])('normalises %s to +1 and 10 digits', (input, expected) => {
+    expect(normalisePhone(input)).toBe(expected);
+    expect(isValidPhone(input)).toBe(true);
+  });
+
+  it('refuses what cannot be a number', () => {
+    expect(isValidPhone('555-0000')).toBe(false);
+    expect(isValidPhone('hello')).toBe(false);
+    expect(normalisePhone('hello')).toBeNull();
+  });
+
+  it('shows a stored number as (xxx) xxx - xxxx', () => {
+    expect(formatPhone('+14155552671')).toBe('(415) 555 - 2671');
+    expect(formatPhone('4155552671')).toBe('(415) 555 - 2671');
+    expect(formatPhone('+442071838750')).toBe('+442071838750');
+    expect(formatPhone(null)).toBe('');
+  });
+});

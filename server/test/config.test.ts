@@ -1,0 +1,45 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, resolveJwtSecret } from '../src/config.js';
+
+describe('configuration', () => {
+  it('runs on embedded defaults with no variables set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+      publicUrl: 'http://localhost:3000',
+      smtpUrl: undefined,
+      admin: { email: 'admin@localhost', password: undefined },
+    });
+    expect(config.dataDir).toBe(join(process.cwd(), 'data'));
+  });
+
+  it('follows PORT in the default public address', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /^Invalid configuration: PORT /],
+    [{ DATABASE_URL: 'mysql://x' }, /^Invalid configuration: DATABASE_URL must start with postgres:\/\//],
+    [{ JWT_SECRET: 'short' }, /^Invalid configuration: JWT_SECRET must be at least 32 characters/],
+    [{ ADMIN_EMAIL: 'nope' }, /^Invalid configuration: ADMIN_EMAIL /],
+    [{ PUBLIC_URL: 'not a url' }, /^Invalid configuration: PUBLIC_URL /],
+    [{ FACEBOOK_APP_ID: '1' }, /FACEBOOK_APP_SECRET is required/],
+  ])('stops with one line naming the variable for %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('generates the JWT secret once and keeps it in DATA_DIR', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'petreg-config-'));
+    const config = loadConfig({ DATA_DIR: dataDir });
+    const secret = resolveJwtSecret(config);
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    expect(resolveJwtSecret(config)).toBe(secret);
+    expect(readFileSync(join(dataDir, 'jwt-secret'), 'utf8')).toBe(secret);
+    expect(statSync(join(dataDir, 'jwt-secret')).mode & 0o077).toBe(0);
+    expect(resolveJwtSecret(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(32) }))).toBe('x'.repeat(32));
+  });
+});

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AuthResult, Envelope } from '@petreg/contract';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { simpleParser } from 'mailparser';
+import pg from 'pg';
+import { createMailer, type Mailer } from '../src/adapters/mail/index.js';
+import { buildApp } from '../src/app.js';
+import { loadConfig, type Env } from '../src/config.js';
+import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
+import { seedStaticData } from '../src/db/seed.js';
+
+const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * A fresh database for one test file: in-memory PGlite, or (TEST_DB=postgres) a new database
+ * on the local PostgreSQL server that is dropped afterwards.
+ */
+async function freshDatabase(): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
+  if (process.env.TEST_DB !== 'postgres') {
+    const database = await openDatabase({ dataDir: null });
+    return { database, drop: () => database.close() };
+  }
+  const name = `petreg_test_${randomUUID().replace(/-/g, '')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const database = await openDatabase({ url: ADMIN_URL.replace(/\/test$/, `/${name}`), dataDir: null });
+  return {
+    database,
+    async drop() {
+      await database.close();
+      const client = new pg.Client({ connectionString: ADMIN_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name}`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  outboxDir: string;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(options: { env?: Env; mailer?: Mailer } = {}): Promise<TestContext> {
+  const { database, drop } = await freshDatabase();
+  await database.migrate();
+  await seedStaticData(database.db);
+  const outboxDir = mkdtempSync(join(tmpdir(), 'petreg-mail-'));
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: outboxDir, ...options.env });
+  const mailer = options.mailer ?? createMailer({ from: config.mailFrom, outboxDir });
+  const app = await buildApp({ config, database, mailer, jwtSecret: 'test-secret-test-secret-test-secret!', webRoot: '/nonexistent' });
+  await app.ready();
+  return {
+    app,
+    database,
+    outboxDir,
+    async close() {
+      await app.close();
+      await drop();
+      rmSync(outboxDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Answer<T> {
+  status: number;
+  body: Envelope<T>;
+  headers: Record<string, unknown>;
+}
+
+/** Calls the API under /api/v2, optionally with a bearer token, and parses the envelope. */
+export async function call<T = unknown>(
+  app: FastifyInstance,
+  method: InjectOptions['method'],
+  path: string,
+  options: { body?: unknown; token?: string; ip?: string } = {},
+): Promise<Answer<T>> {
+  const response = await app.inject({
+    method,
+    url: `/api/v2/${path}`,
+    payload: options.body as InjectOptions['payload'],
+    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+    remoteAddress: options.ip ?? '127.0.0.1',
+  });
+  return { status: response.statusCode, body: response.json() as Envelope<T>, headers: response.headers };
+}
+
+let counter = 0;
+export const uniqueEmail = () => `owner${Date.now()}${counter++}@example.com`;
+
+export const validSignUp = () => ({
+  firstName: 'Jamie',
+  lastName: 'Rivera',
+  email: uniqueEmail(),
+  phoneNumber: '(415) 555-2671',
+  password: 'Secret#123',
+});
+
+/** Signs a new owner up through the API and answers the token and user. */
+export async function signUpOwner(app: FastifyInstance, overrides: Partial<ReturnType<typeof validSignUp>> = {}) {
+  const input = { ...validSignUp(), ...overrides };
+  const { status, body } = await call<AuthResult>(app, 'POST', 'Users/signup', { body: input });
+  if (status !== 200 || !body.result) throw new Error(`sign-up failed: ${status} ${body.errors.join(', ')}`);
+  return { ...body.result, input };
+}
+
+/** The e-mails in the outbox, oldest first, parsed. */
+export async function readOutbox(outboxDir: string) {
+  const files = readdirSync(outboxDir).filter((f) => f.endsWith('.eml')).sort();
+  return Promise.all(files.map((f) => simpleParser(readFileSync(join(outboxDir, f)))));
+}

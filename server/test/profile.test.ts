@@ -1,0 +1,156 @@
+import { messages, type AuthResult, type User } from '@petreg/contract';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../src/db/schema.js';
+import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
+import { call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx.close());
+
+const profile = (email: string) => ({
+  firstName: 'Morgan',
+  lastName: 'Lee',
+  email,
+  phoneNumber: '415-555-0134',
+  address1: '12 Elm St',
+  address2: '',
+  city: 'Springfield',
+  stateId: 1,
+  zipcode: '62701',
+  notifyByEmail: true,
+  notifyBySms: false,
+});
+
+describe('PUT Users/{id}', () => {
+  it('updates the own profile and answers the user', async () => {
+    const { token, user, input } = await signUpOwner(ctx.app);
+    const { status, body } = await call<User>(ctx.app, 'PUT', `Users/${user.id}`, { token, body: profile(input.email) });
+    expect(status).toBe(200);
+    expect(body.result!.data).toMatchObject({
+      firstName: 'Morgan',
+      lastName: 'Lee',
+      displayName: 'Morgan Lee',
+      phoneNumber: '+14155550134',
+      address1: '12 Elm St',
+      address2: null,
+      city: 'Springfield',
+      stateId: 1,
+      zipcode: '62701',
+      notifyByEmail: true,
+      notifyBySms: false,
+    });
+    expect(body.result!.data.state).toEqual({ abbreviation: 'AL', countryAbbreviation: 'US' });
+  });
+
+  it.each([
+    [{ firstName: '' }, messages.firstNameRequired],
+    [{ firstName: 'M' }, messages.firstNameMin],
+    [{ lastName: '' }, messages.lastNameRequired],
+    [{ lastName: 'L' }, messages.lastNameMin],
+    [{ email: '' }, messages.emailRequired],
+    [{ email: 'nope' }, messages.emailInvalid],
+    [{ phoneNumber: '123' }, messages.phoneInvalid],
+  ])('refuses %j and changes nothing', async (override, message) => {
+    const { token, user, input } = await signUpOwner(ctx.app);
+    const { status, body } = await call(ctx.app, 'PUT', `Users/${user.id}`, { token, body: { ...profile(input.email), ...override } });
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([message]);
+    const current = await call<User>(ctx.app, 'GET', 'Users/current-user', { token });
+    expect(current.body.result).toEqual(user);
+  });
+
+  it("refuses another owner's profile with 403 and changes nothing", async () => {
+    const owner = await signUpOwner(ctx.app);
+    const other = await signUpOwner(ctx.app);
+    const { status } = await call(ctx.app, 'PUT', `Users/${other.user.id}`, { token: owner.token, body: profile(other.input.email) });
+    expect(status).toBe(403);
+    const current = await call<User>(ctx.app, 'GET', 'Users/current-user', { token: other.token });
+    expect(current.body.result!.data.firstName).toBe('Jamie');
+  });
+
+  it('refuses an e-mail that another account has', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const other = await signUpOwner(ctx.app);
+    const { status, body } = await call(ctx.app, 'PUT', `Users/${owner.user.id}`, { token: owner.token, body: profile(other.input.email) });
+    expect(status).toBe(409);
+    expect(body.errors).toEqual([messages.emailTaken]);
+  });
+
+  it('needs a token', async () => {
+    const { user, input } = await signUpOwner(ctx.app);
+    expect((await call(ctx.app, 'PUT', `Users/${user.id}`, { body: profile(input.email) })).status).toBe(401);
+  });
+
+  it("lets an administrator update an owner's profile", async () => {
+    await ensureAdministrator(ctx.database.db, { email: 'root@example.com', password: 'Admin#Pass1' });
+    const admin = await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email: 'root@example.com', password: 'Admin#Pass1' } });
+    expect(admin.body.result!.user.role).toEqual(['admin']);
+    const owner = await signUpOwner(ctx.app);
+    const { status } = await call(ctx.app, 'PUT', `Users/${owner.user.id}`, { token: admin.body.result!.token, body: profile(owner.input.email) });
+    expect(status).toBe(200);
+  });
+});
+
+describe('POST Users/ChangeUserPassword', () => {
+  it('changes the password when the current one is right', async () => {
+    const { token, input } = await signUpOwner(ctx.app);
+    const { status, body } = await call(ctx.app, 'POST', 'Users/ChangeUserPassword', {
+      token,
+      body: { currentPassword: input.password, newPassword: 'Fresh#Pass9', confirmPassword: 'Fresh#Pass9' },
+    });
+    expect(status).toBe(200);
+    expect(body.result).toBe(true);
+    expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: input.email, password: 'Fresh#Pass9' } })).status).toBe(200);
+  });
+
+  it.each([
+    [{ currentPassword: '' }, messages.passwordRequired],
+    [{ newPassword: 'weakpass', confirmPassword: 'weakpass' }, messages.passwordWeak],
+    [{ newPassword: `Aa1!${'x'.repeat(252)}` }, messages.passwordTooLong],
+    [{ confirmPassword: 'Other#Pass9' }, messages.passwordsMustMatch],
+  ])('refuses %j', async (override, message) => {
+    const { token, input } = await signUpOwner(ctx.app);
+    const { status, body } = await call(ctx.app, 'POST', 'Users/ChangeUserPassword', {
+      token,
+      body: { currentPassword: input.password, newPassword: 'Fresh#Pass9', confirmPassword: 'Fresh#Pass9', ...override },
+    });
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([message]);
+  });
+
+  it('refuses a wrong current password and keeps the old one', async () => {
+    const { token, input } = await signUpOwner(ctx.app);
+    const { status, body } = await call(ctx.app, 'POST', 'Users/ChangeUserPassword', {
+      token,
+      body: { currentPassword: 'Wrong#Pass1', newPassword: 'Fresh#Pass9', confirmPassword: 'Fresh#Pass9' },
+    });
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([messages.currentPasswordWrong]);
+    expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: input.email, password: input.password } })).status).toBe(200);
+  });
+
+  it('needs a token', async () => {
+    expect((await call(ctx.app, 'POST', 'Users/ChangeUserPassword', { body: {} })).status).toBe(401);
+  });
+});
+
+describe('first administrator', () => {
+  it('is created once, with a generated password when none is configured', async () => {
+    const fresh = await createTestApp();
+    try {
+      const created = await ensureAdministrator(fresh.database.db, { email: 'admin@localhost', password: undefined });
+      expect(created!.generatedPassword).toMatch(/.{16,}/);
+      expect(await ensureAdministrator(fresh.database.db, { email: 'admin@localhost', password: undefined })).toBeNull();
+      const [row] = await fresh.database.db.select({ n: sql<number>`count(*)::int` }).from(users);
+      expect(row!.n).toBe(1);
+      const login = await call(fresh.app, 'POST', 'Users/login', { body: { email: 'admin@localhost', password: created!.generatedPassword } });
+      expect(login.status).toBe(200);
+    } finally {
+      await fresh.close();
+    }
+  });
+});

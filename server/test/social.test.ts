@@ -1,0 +1,160 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { messages, type AuthResult } from '@petreg/contract';
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, signUpOwner, uniqueEmail, type TestContext } from './helpers.js';
+
+const GOOGLE_CLIENT_ID = 'registry-test.apps.googleusercontent.com';
+const FACEBOOK_APP_ID = '1234567890';
+
+/** A local stand-in for Google's key endpoint and Facebook's Graph API. */
+let provider: Server;
+let providerUrl: string;
+let jwk: JWK;
+let privateKey: CryptoKey;
+const facebookUsers = new Map<string, { id: string; email?: string; first_name: string; last_name: string; appId: string }>();
+
+let ctx: TestContext;
+
+beforeAll(async () => {
+  const pair = await generateKeyPair('RS256');
+  privateKey = pair.privateKey;
+  jwk = { ...(await exportJWK(pair.publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
+  provider = createServer((req, res) => {
+    const url = new URL(req.url!, 'http://localhost');
+    res.setHeader('content-type', 'application/json');
+    if (url.pathname === '/certs') return res.end(JSON.stringify({ keys: [jwk] }));
+    if (url.pathname === '/debug_token') {
+      const person = facebookUsers.get(url.searchParams.get('input_token')!);
+      const appOk = url.searchParams.get('access_token') === `${FACEBOOK_APP_ID}|app-secret`;
+      return res.end(JSON.stringify({ data: person && appOk ? { is_valid: true, app_id: person.appId, user_id: person.id } : { is_valid: false } }));
+    }
+    if (url.pathname === '/me') {
+      const person = facebookUsers.get(url.searchParams.get('access_token')!);
+      if (!person) return res.writeHead(400).end('{}');
+      const { appId: _appId, ...profile } = person;
+      return res.end(JSON.stringify(profile));
+    }
+    res.writeHead(404).end('{}');
+  });
+  await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+  providerUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+  ctx = await createTestApp({
+    env: {
+      GOOGLE_CLIENT_ID,
+      GOOGLE_JWKS_URL: `${providerUrl}/certs`,
+      FACEBOOK_APP_ID,
+      FACEBOOK_APP_SECRET: 'app-secret',
+      FACEBOOK_GRAPH_URL: providerUrl,
+    },
+  });
+});
+
+afterAll(async () => {
+  await ctx.close();
+  provider.close();
+});
+
+function googleIdToken(claims: Record<string, unknown>, options: { audience?: string; issuer?: string; key?: CryptoKey } = {}) {
+  return new SignJWT({ email_verified: true, given_name: 'Ada', family_name: 'Park', ...claims })
+    .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
+    .setIssuer(options.issuer ?? 'https://accounts.google.com')
+    .setAudience(options.audience ?? GOOGLE_CLIENT_ID)
+    .setSubject(String(claims.sub ?? 'google-user-1'))
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(options.key ?? privateKey);
+}
+
+describe('POST Users/google-login', () => {
+  it('signs up a new person from a verified ID token, then signs the same person in', async () => {
+    const email = uniqueEmail();
+    const token = await googleIdToken({ email, sub: 'g-new' });
+    const first = await call<AuthResult>(ctx.app, 'POST', 'Users/google-login', { body: { token } });
+    expect(first.status).toBe(200);
+    expect(first.body.result!.user.data).toMatchObject({ email, firstName: 'Ada', lastName: 'Park' });
+    expect(first.body.result!.user.role).toEqual(['customer']);
+    const again = await call<AuthResult>(ctx.app, 'POST', 'Users/google-login', { body: { token: await googleIdToken({ email, sub: 'g-new' }) } });
+    expect(again.body.result!.user.id).toBe(first.body.result!.user.id);
+  });
+
+  it('links to the existing account with the same e-mail', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const token = await googleIdToken({ email: owner.input.email, sub: 'g-existing' });
+    const { body } = await call<AuthResult>(ctx.app, 'POST', 'Users/google-login', { body: { token } });
+    expect(body.result!.user.id).toBe(owner.user.id);
+  });
+
+  it.each([
+    ['another audience', { audience: 'someone-else' }],
+    ['another issuer', { issuer: 'https://evil.example.com' }],
+  ])('refuses a token for %s', async (_name, options) => {
+    const token = await googleIdToken({ email: uniqueEmail() }, options);
+    const { status, body } = await call(ctx.app, 'POST', 'Users/google-login', { body: { token } });
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([messages.socialSignInFailed]);
+  });
+
+  it('refuses a token signed by another key', async () => {
+    const { privateKey: otherKey } = await generateKeyPair('RS256');
+    const token = await googleIdToken({ email: uniqueEmail() }, { key: otherKey });
+    expect((await call(ctx.app, 'POST', 'Users/google-login', { body: { token } })).status).toBe(400);
+  });
+
+  it('refuses an unverified e-mail', async () => {
+    const token = await googleIdToken({ email: uniqueEmail(), email_verified: false });
+    const { status, body } = await call(ctx.app, 'POST', 'Users/google-login', { body: { token } });
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([messages.socialEmailMissing]);
+  });
+
+  it('refuses a deactivated account', async () => {
+    const owner = await signUpOwner(ctx.app);
+    await call(ctx.app, 'GET', 'Users/deactivate-user', { token: owner.token });
+    const token = await googleIdToken({ email: owner.input.email, sub: 'g-deactivated' });
+    expect((await call(ctx.app, 'POST', 'Users/google-login', { body: { token } })).status).toBe(403);
+  });
+});
+
+describe('POST Users/facebook-login', () => {
+  it('signs in with an access token the Graph API vouches for', async () => {
+    const email = uniqueEmail();
+    facebookUsers.set('fb-token-1', { id: 'fb-1', email, first_name: 'Sam', last_name: 'Ortiz', appId: FACEBOOK_APP_ID });
+    const { status, body } = await call<AuthResult>(ctx.app, 'POST', 'Users/facebook-login', { body: { token: 'fb-token-1' } });
+    expect(status).toBe(200);
+    expect(body.result!.user.data).toMatchObject({ email, firstName: 'Sam', lastName: 'Ortiz' });
+  });
+
+  it('refuses a token issued to another app', async () => {
+    facebookUsers.set('fb-token-2', { id: 'fb-2', email: uniqueEmail(), first_name: 'Eve', last_name: 'X', appId: '999' });
+    const { status, body } = await call(ctx.app, 'POST', 'Users/facebook-login', { body: { token: 'fb-token-2' } });
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([messages.socialSignInFailed]);
+  });
+
+  it('refuses an unknown token', async () => {
+    expect((await call(ctx.app, 'POST', 'Users/facebook-login', { body: { token: 'not-a-real-token' } })).status).toBe(400);
+  });
+
+  it('needs the e-mail permission', async () => {
+    facebookUsers.set('fb-token-3', { id: 'fb-3', first_name: 'No', last_name: 'Mail', appId: FACEBOOK_APP_ID });
+    const { body } = await call(ctx.app, 'POST', 'Users/facebook-login', { body: { token: 'fb-token-3' } });
+    expect(body.errors).toEqual([messages.socialEmailMissing]);
+  });
+});
+
+describe('when no provider is configured', () => {
+  it('both routes answer 404 and say the option is not available', async () => {
+    const plain = await createTestApp();
+    try {
+      for (const path of ['Users/google-login', 'Users/facebook-login']) {
+        const { status, body } = await call(plain.app, 'POST', path, { body: { token: 'x'.repeat(20) } });
+        expect(status).toBe(404);
+        expect(body.errors).toEqual([messages.socialSignInDisabled]);
+      }
+    } finally {
+      await plain.close();
+    }
+  });
+});

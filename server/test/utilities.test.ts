@@ -1,0 +1,72 @@
+import type { HealthCheck, NamedItem, PublicSettings, StaticData, UserState } from '@petreg/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, type TestContext } from './helpers.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp({ env: { GOOGLE_CLIENT_ID: 'client-1.apps.googleusercontent.com' } });
+});
+afterAll(() => ctx.close());
+
+describe('utilities', () => {
+  it('static-data lists species and microchip brands', async () => {
+    const { status, body } = await call<StaticData>(ctx.app, 'GET', 'utilities/static-data');
+    expect(status).toBe(200);
+    expect(body.result!.species.map((s) => s.name)).toEqual(expect.arrayContaining(['Dog', 'Cat', 'Bird', 'Rabbit', 'Horse']));
+    expect(body.result!.brands.map((b) => b.name)).toEqual(
+      expect.arrayContaining(['AVID', 'HomeAgain', '24PetWatch', 'AKC Reunite', 'PetLink/Datamars', 'Save This Life', 'Bayer ResQ', 'Trovan', 'Destron Fearing', 'Other...']),
+    );
+  });
+
+  it('breeds-by-species lists the breeds of that species only', async () => {
+    const { body: data } = await call<StaticData>(ctx.app, 'GET', 'utilities/static-data');
+    const dog = data.result!.species.find((s) => s.name === 'Dog')!;
+    const cat = data.result!.species.find((s) => s.name === 'Cat')!;
+    const dogs = (await call<NamedItem[]>(ctx.app, 'GET', `utilities/breeds-by-species/${dog.id}`)).body.result!;
+    const cats = (await call<NamedItem[]>(ctx.app, 'GET', `utilities/breeds-by-species/${cat.id}`)).body.result!;
+    expect(dogs.map((b) => b.name)).toEqual(expect.arrayContaining(['Labrador Retriever', 'German Shepherd Dog', 'Mixed Breed']));
+    expect(cats.map((b) => b.name)).toEqual(expect.arrayContaining(['Maine Coon', 'Domestic Shorthair']));
+    expect(dogs.map((b) => b.name)).not.toContain('Maine Coon');
+    expect((await call(ctx.app, 'GET', 'utilities/breeds-by-species/abc')).status).toBe(400);
+    expect((await call(ctx.app, 'GET', 'utilities/breeds-by-species/99999')).body.result).toEqual([]);
+  });
+
+  it('states lists every US state and territory with its country', async () => {
+    const { body } = await call<UserState[]>(ctx.app, 'GET', 'utilities/states');
+    const states = body.result!;
+    expect(states.length).toBeGreaterThanOrEqual(56);
+    expect(states).toContainEqual(expect.objectContaining({ name: 'California', abbreviation: 'CA', countryAbbreviation: 'US' }));
+    expect(states).toContainEqual(expect.objectContaining({ name: 'Puerto Rico', abbreviation: 'PR' }));
+  });
+
+  it('settings says which sign-in providers are configured', async () => {
+    const { body } = await call<PublicSettings>(ctx.app, 'GET', 'utilities/settings');
+    expect(body.result).toMatchObject({
+      enableQRcodeUpsell: true,
+      socialSignIn: { googleClientId: 'client-1.apps.googleusercontent.com', facebookAppId: null },
+    });
+  });
+
+  it('health-check says the database answers, and not when it is closed', async () => {
+    const { status, body } = await call<HealthCheck>(ctx.app, 'GET', 'utilities/health-check');
+    expect(status).toBe(200);
+    expect(body.result).toEqual({ status: 'Healthy', database: true });
+
+    const broken = await createTestApp();
+    await broken.database.close();
+    const down = await call<HealthCheck>(broken.app, 'GET', 'utilities/health-check');
+    expect(down.status).toBe(503);
+    expect(down.body.result).toEqual({ status: 'Unhealthy', database: false });
+    await broken.app.close();
+  });
+
+  it('serves an OpenAPI document generated from the schemas', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/api/v2/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const doc = response.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v2/Users/signup', '/api/v2/Users/login', '/api/v2/utilities/static-data']));
+    const signUpBody = doc.paths['/api/v2/Users/signup'].post.requestBody.content['application/json'].schema;
+    expect(signUpBody.required).toEqual(expect.arrayContaining(['firstName', 'lastName', 'email', 'phoneNumber', 'password']));
+  });
+});
