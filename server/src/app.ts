@@ -59,6 +59,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await app.register(rateLimit, {
     global: false,
+    allowList: (request) => config.rateLimitAllowList.includes(request.ip),
     errorResponseBuilder: () => new AppError(429, [messages.tooManyRequests]),
   });
   await app.register(swagger, {

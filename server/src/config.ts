@@ -38,6 +38,10 @@ const envSchema = z.object({
   FACEBOOK_APP_SECRET: optionalString,
   FACEBOOK_GRAPH_URL: z.url().default('https://graph.facebook.com'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMIT_ALLOWLIST: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -61,6 +65,8 @@ export interface Config {
   facebook: { appId: string | undefined; appSecret: string | undefined; graphUrl: string };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   trustProxy: boolean;
+  /** Client addresses exempt from rate limits (a monitoring probe, the benchmark). */
+  rateLimitAllowList: string[];
 }
 
 export class ConfigError extends Error {}
@@ -90,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     facebook: { appId: e.FACEBOOK_APP_ID, appSecret: e.FACEBOOK_APP_SECRET, graphUrl: e.FACEBOOK_GRAPH_URL },
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    rateLimitAllowList: e.RATE_LIMIT_ALLOWLIST,
   };
 }
 
