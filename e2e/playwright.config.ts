@@ -37,7 +37,7 @@ export default defineConfig({
   },
   // The portal as a user starts it: the built server on its embedded defaults, in a fresh data folder.
   webServer: {
-    command: 'npm run start -w server',
+    command: 'node server/dist/main.js',
     cwd: '..',
     url: `http://localhost:${port}/api/v2/utilities/health-check`,
     timeout: 120_000,
