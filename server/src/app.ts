@@ -101,7 +101,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (serveWeb) {
     await app.register(fastifyStatic, {
       root: webRoot,
-      wildcard: false,
       setHeaders: (res, path) => {
         // Vite fingerprints assets; index.html must be re-read so a deploy reaches users at once.
         res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -109,7 +108,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    const isPage = request.method === 'GET' && !request.url.toLowerCase().startsWith('/api/');
+    // Unknown paths are screens of the single-page app; a missing API path or built asset is a real 404.
+    const url = request.url.toLowerCase();
+    const isPage = request.method === 'GET' && !url.startsWith('/api/') && !url.startsWith('/assets/');
     if (isPage && serveWeb) return reply.type('text/html').sendFile('index.html');
     return reply.status(404).send(failure([messages.notFound]));
   });

@@ -6,3 +6,5 @@ export * from './messages.js';
 export * from './phone.js';
 export * from './user.js';
 export * from './routes.js';
+export * from './chip.js';
+export * from './pet.js';

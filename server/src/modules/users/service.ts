@@ -3,6 +3,7 @@ import { hash, verify } from '@node-rs/argon2';
 import {
   messages,
   normalisePhone,
+  paths,
   type AuthResult,
   type ChangePasswordInput,
   type Role,
@@ -165,7 +166,7 @@ export function createUserService(deps: { db: Database; mailer: Mailer; sessions
         tokenHash: hashToken(token),
         expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
       });
-      const link = `${deps.publicUrl}/reset-password?${new URLSearchParams({ email: user.email, code: token })}`;
+      const link = `${deps.publicUrl}${paths.resetPassword}?${new URLSearchParams({ email: user.email, code: token })}`;
       try {
         await mailer.send({ to: user.email, ...resetPasswordEmail(user.firstName, link) });
       } catch {

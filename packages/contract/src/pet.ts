@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { isWellFormedChipId, normaliseChipId } from './chip.js';
+import { limits } from './constants.js';
+import { messages } from './messages.js';
+import { normalisePhone } from './phone.js';
+
+export const sexes = [
+  { id: 0, name: 'Unknown' },
+  { id: 1, name: 'Male' },
+  { id: 2, name: 'Female' },
+] as const;
+
+/** YYYY-MM-DD, the form every date is sent in. */
+const apiDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: messages.invalidDate })
+  .refine((v) => !Number.isNaN(Date.parse(v)), { error: messages.invalidDate });
+
+const notFuture = (v: string | null | undefined) => !v || v <= new Date().toISOString().slice(0, 10);
+
+export const breedRef = z.object({ id: z.number().int().positive(), name: z.string().max(200) });
+
+function petName(min: number, minMessage: string) {
+  return z
+    .string({ error: messages.petNameRequired })
+    .trim()
+    .min(1, { error: messages.petNameRequired, abort: true })
+    .min(min, { error: minMessage })
+    .max(100);
+}
+
+/** The fields every pet form shares (registration, owner edit, admin edit). */
+function petFields(nameMin: number, nameMinMessage: string) {
+  return {
+    name: petName(nameMin, nameMinMessage),
+    speciesId: z.number({ error: messages.petSpeciesRequired }).int().positive({ error: messages.petSpeciesRequired }),
+    breeds: z.array(breedRef).max(limits.breedsMax, { error: messages.breedsMax }).default([]),
+    sex: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(0),
+    dob: apiDate.refine(notFuture, { error: messages.dateInFuture }).nullish().transform((v) => v ?? null),
+    lastRabiesVaccine: apiDate.refine(notFuture, { error: messages.dateInFuture }).nullish().transform((v) => v ?? null),
+    approximateWeight: z
+      .number({ error: messages.weightNotNumber })
+      .min(0, { error: messages.weightNotNumber })
+      .max(5000)
+      .nullish()
+      .transform((v) => v ?? null),
+    spayedNeutered: z.boolean().default(false),
+    shareContactInfo: z.boolean().default(false),
+    notes: z
+      .string()
+      .max(limits.notesMax, { error: messages.notesTooLong })
+      .nullish()
+      .transform((v) => (v ? v : null)),
+    /** A data URL when a new image was chosen, otherwise the stored file name (or null). */
+    image: z.string().max(15_000_000).nullish().transform((v) => v ?? null),
+  };
+}
+
+/** Chip, confirmation and brand rules of spec section 5, applied to any object holding them. */
+function checkChip(value: { chipId: string; confirmChip: string; chipTypeId: number | null }, ctx: z.RefinementCtx) {
+  if (!value.chipId) return;
+  if (value.chipId.length < limits.chipIdMin) {
+    ctx.addIssue({ code: 'custom', path: ['chipId'], message: messages.chipTooShort });
+  } else if (!isWellFormedChipId(value.chipId)) {
+    ctx.addIssue({ code: 'custom', path: ['chipId'], message: messages.chipLength });
+  }
+  if (!value.confirmChip) ctx.addIssue({ code: 'custom', path: ['confirmChip'], message: messages.chipNotConfirmed });
+  else if (value.confirmChip !== value.chipId) {
+    ctx.addIssue({ code: 'custom', path: ['confirmChip'], message: messages.chipsDoNotMatch });
+  }
+  if (!value.chipTypeId) ctx.addIssue({ code: 'custom', path: ['chipTypeId'], message: messages.chipTypeRequired });
+}
+
+const chipFields = {
+  chipId: z.string().max(40).nullish().transform((v) => normaliseChipId(v ?? '')),
+  confirmChip: z.string().max(40).nullish().transform((v) => normaliseChipId(v ?? '')),
+  chipTypeId: z.number().int().positive().nullish().transform((v) => v ?? null),
+};
+
+/** Registration (client/pet, pet-register): POST Pet/create-pet. */
+export const petRegistrationSchema = z
+  .object({ ...petFields(limits.petNameMinRegistration, messages.petNameMin2), ...chipFields })
+  .superRefine(checkChip);
+export type PetRegistrationInput = z.input<typeof petRegistrationSchema>;
+export type PetRegistration = z.output<typeof petRegistrationSchema>;
+
+/** The owner's edit form (client/pet/update/{id}): PUT Pet/pet-profile and PUT Pet/{id}. */
+export const petProfileSchema = z
+  .object({
+    id: z.number().int().positive(),
+    ...petFields(limits.petNameMinOwnerEdit, messages.petNameMin3),
+    ...chipFields,
+  })
+  .superRefine(checkChip);
+export type PetProfileInput = z.input<typeof petProfileSchema>;
+export type PetProfile = z.output<typeof petProfileSchema>;
+
+export const backupContactSchema = z.object({
+  id: z.number().int().positive().nullish(),
+  name: z
+    .string({ error: messages.contactNameRequired })
+    .trim()
+    .min(1, { error: messages.contactNameRequired, abort: true })
+    .min(limits.backupContactNameMin, { error: messages.contactNameMin })
+    .max(100),
+  phoneNumber: z
+    .string({ error: messages.contactPhoneRequired })
+    .trim()
+    .min(1, { error: messages.contactPhoneRequired, abort: true })
+    .min(limits.backupContactPhoneMin, { error: messages.contactPhoneInvalid, abort: true })
+    .max(limits.phoneMax, { error: messages.phoneTooLong, abort: true })
+    .refine((v) => normalisePhone(v) !== null, { error: messages.contactPhoneInvalid }),
+});
+export type BackupContactInput = z.input<typeof backupContactSchema>;
+
+export interface BackupContact {
+  id: number;
+  name: string;
+  phoneNumber: string;
+}
+
+export interface Chip {
+  chipId: string;
+  chipTypeId: number | null;
+  isActive: boolean;
+  oneTime: boolean;
+  expirationDate: string | null;
+}
+
+/** The pet object of spec section 3. */
+export interface Pet {
+  id: number;
+  publicId: string;
+  name: string;
+  image: string | null;
+  imageUrl: string | null;
+  species: string | null;
+  speciesId: number | null;
+  petBreedList: number[];
+  breeds: { id: number; name: string }[];
+  sex: 0 | 1 | 2;
+  dob: string | null;
+  lastRabiesVaccine: string | null;
+  spayedNeutered: boolean;
+  shareContactInfo: boolean;
+  approximateWeight: number | null;
+  notes: string | null;
+  isActive: boolean;
+  subscriptionExpired: boolean;
+  status: string | null;
+  missingDate: string | null;
+  chips: Chip[];
+  microchip1: string | null;
+  isChipActive: boolean;
+  planId: number | null;
+}
+
+export interface CreatedPet {
+  pet: Pet;
+  /** Plan choice is offered; the sign-up flow goes on to pet-subscription/{id} when true. */
+  enabled: boolean;
+  plan: number | null;
+  /** Things worth a second look that did not stop the registration (an implausible ISO number). */
+  warnings: string[];
+}

@@ -1,0 +1,77 @@
+import { API_BASE, storageKeys, type Envelope } from '@petreg/contract';
+
+/** A failed call: the HTTP status (0 when the server could not be reached) and the spec's messages. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly errors: string[];
+
+  constructor(status: number, errors: string[]) {
+    super(errors[0] ?? `Request failed (${status || 'network error'})`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.errors = errors;
+  }
+}
+
+/** The first server message of a failed call, or the fallback when there is none. */
+export function firstError(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.errors[0] ? error.errors[0] : fallback;
+}
+
+export const accessToken = {
+  get: (): string | null => localStorage.getItem(storageKeys.accessToken),
+  set: (token: string): void => localStorage.setItem(storageKeys.accessToken, token),
+  clear: (): void => localStorage.removeItem(storageKeys.accessToken),
+};
+
+let onUnauthorized: (() => void) | null = null;
+
+/** The session registers how a rejected token ends it (spec 4: any 401 logs out). */
+export function setUnauthorizedHandler(handler: (() => void) | null): void {
+  onUnauthorized = handler;
+}
+
+type Method = 'GET' | 'POST' | 'PUT';
+
+interface CallOptions {
+  /** Calls that end a session themselves (logout, token login) must not trigger the 401 logout. */
+  ignoreUnauthorized?: boolean;
+  signal?: AbortSignal;
+}
+
+function isEnvelope(value: unknown): value is Envelope<unknown> {
+  return typeof value === 'object' && value !== null && 'succeeded' in value && 'errors' in value;
+}
+
+async function call<T>(method: Method, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
+  const token = accessToken.get();
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}/${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: options.signal,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(0, []);
+  }
+
+  if (response.status === 401 && token && !options.ignoreUnauthorized) onUnauthorized?.();
+
+  const payload: unknown = await response.json().catch(() => null);
+  if (!isEnvelope(payload)) throw new ApiError(response.status, []);
+  if (!response.ok || !payload.succeeded) throw new ApiError(response.status, payload.errors);
+  return payload.result as T;
+}
+
+export const api = {
+  get: <T>(path: string, options?: CallOptions) => call<T>('GET', path, undefined, options),
+  post: <T>(path: string, body: unknown = {}, options?: CallOptions) => call<T>('POST', path, body, options),
+  put: <T>(path: string, body: unknown, options?: CallOptions) => call<T>('PUT', path, body, options),
+};

@@ -1,0 +1,114 @@
+import { ui } from '@petreg/contract';
+import { Menu as MenuIcon, Pets, SupportAgent } from '@mui/icons-material';
+import { AppBar, Box, Drawer, IconButton, Link, Toolbar, Tooltip, Typography, type Theme } from '@mui/material';
+import { useState } from 'react';
+import { Outlet, Link as RouterLink } from 'react-router';
+import { useSession } from '../../features/auth/session';
+import { homePath } from '../access';
+import { Navigation } from './Navigation';
+import { SupportPanel } from './SupportPanel';
+import { UserMenu } from './UserMenu';
+
+const navWidth = 260;
+/** The permanent drawers sit below the app bar; the narrow-screen ones open over it. */
+const overAppBar = (theme: Theme) => theme.zIndex.drawer + 2;
+
+/** Toolbar, navigation and side panel around the signed-in screens; they show only with a user e-mail (spec 2.2). */
+export function Shell() {
+  const { user } = useSession();
+  const [navOpen, setNavOpen] = useState(false);
+  const [supportOpen, setSupportOpen] = useState(false);
+
+  if (!user?.data.email) {
+    return (
+      <Box component="main" sx={{ p: 3 }}>
+        <Outlet />
+      </Box>
+    );
+  }
+
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <AppBar
+        position="fixed"
+        color="inherit"
+        elevation={0}
+        sx={{ zIndex: (theme) => theme.zIndex.drawer + 1, borderBottom: 1, borderColor: 'divider' }}
+      >
+        <Toolbar sx={{ gap: 1 }}>
+          <IconButton
+            edge="start"
+            aria-label="Open navigation"
+            onClick={() => setNavOpen(true)}
+            sx={{ display: { md: 'none' } }}
+          >
+            <MenuIcon />
+          </IconButton>
+          <Link
+            component={RouterLink}
+            to={homePath(user)}
+            underline="none"
+            sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'primary.main' }}
+          >
+            <Pets aria-hidden />
+            <Typography variant="subtitle1" component="span" sx={{ fontWeight: 700 }}>
+              Pet Registry
+            </Typography>
+          </Link>
+          <Box sx={{ flexGrow: 1 }} />
+          <UserMenu user={user} />
+          <Tooltip title="Support">
+            <IconButton aria-label="Support" onClick={() => setSupportOpen(true)} sx={{ display: { lg: 'none' } }}>
+              <SupportAgent />
+            </IconButton>
+          </Tooltip>
+        </Toolbar>
+      </AppBar>
+
+      <Box sx={{ width: { md: navWidth }, flexShrink: { md: 0 } }}>
+        <Drawer
+          variant="temporary"
+          open={navOpen}
+          onClose={() => setNavOpen(false)}
+          sx={{ display: { xs: 'block', md: 'none' }, zIndex: overAppBar, '& .MuiDrawer-paper': { width: navWidth } }}
+        >
+          <Navigation user={user} onNavigate={() => setNavOpen(false)} />
+        </Drawer>
+        <Drawer
+          variant="permanent"
+          sx={{ display: { xs: 'none', md: 'block' }, '& .MuiDrawer-paper': { width: navWidth, boxSizing: 'border-box' } }}
+          open
+        >
+          <Toolbar />
+          <Navigation user={user} />
+        </Drawer>
+      </Box>
+
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, sm: 3 } }}>
+        <Toolbar />
+        <Outlet />
+      </Box>
+
+      <Box sx={{ width: { lg: ui.sidePanelWidth }, flexShrink: { lg: 0 } }}>
+        <Drawer
+          variant="temporary"
+          anchor="right"
+          open={supportOpen}
+          onClose={() => setSupportOpen(false)}
+          sx={{ display: { xs: 'block', lg: 'none' }, zIndex: overAppBar, '& .MuiDrawer-paper': { width: ui.sidePanelWidth } }}
+        >
+          <SupportPanel />
+        </Drawer>
+        <Drawer
+          variant="permanent"
+          anchor="right"
+          open
+          sx={{ display: { xs: 'none', lg: 'block' }, '& .MuiDrawer-paper': { width: ui.sidePanelWidth, boxSizing: 'border-box' } }}
+        >
+          <Toolbar />
+          <SupportPanel />
+        </Drawer>
+      </Box>
+    </Box>
+  );
+}

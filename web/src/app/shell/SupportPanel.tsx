@@ -1,0 +1,48 @@
+import { support } from '@petreg/contract';
+import { Phone, Place } from '@mui/icons-material';
+import { Box, Divider, Link, Stack, Typography } from '@mui/material';
+
+const links = [
+  { label: 'Home', href: support.homeUrl },
+  { label: 'Blog', href: support.blogUrl },
+  { label: 'Privacy Policy', href: support.privacyUrl },
+  { label: 'Terms of Service', href: support.termsUrl },
+];
+
+/** The side panel of spec 2.2: how to reach support, and the company pages. */
+export function SupportPanel() {
+  return (
+    <Box component="aside" aria-label="Support" sx={{ p: 3 }}>
+      <Typography variant="h3" component="h2" gutterBottom>
+        Need help?
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        Our team answers 24 hours a day, 7 days a week.
+      </Typography>
+      <Stack spacing={2}>
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start' }}>
+          <Phone color="primary" aria-hidden />
+          <Link href={support.phoneHref} variant="subtitle1" sx={{ fontWeight: 600 }}>
+            {support.phone}
+          </Link>
+        </Stack>
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start' }}>
+          <Place color="primary" aria-hidden />
+          <Typography variant="body2" component="address" sx={{ fontStyle: 'normal' }}>
+            {support.address}
+          </Typography>
+        </Stack>
+      </Stack>
+      <Divider sx={{ my: 3 }} />
+      <Stack component="ul" spacing={1} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+        {links.map(({ label, href }) => (
+          <li key={label}>
+            <Link href={href} underline="hover">
+              {label}
+            </Link>
+          </li>
+        ))}
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,33 @@
+import { TextField, type TextFieldProps } from '@mui/material';
+import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
+
+type FormTextFieldProps<T extends FieldValues, C, O> = {
+  control: Control<T, C, O>;
+  name: Path<T>;
+} & Omit<TextFieldProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'error' | 'inputRef'>;
+
+/** A MUI text field bound to a react-hook-form field; the field's error replaces the help text. */
+export function FormTextField<T extends FieldValues, C, O>({
+  control,
+  name,
+  helperText,
+  ...props
+}: FormTextFieldProps<T, C, O>) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field: { ref, value, ...field }, fieldState }) => (
+        <TextField
+          {...field}
+          {...props}
+          // Optional fields arrive as null from the API; inputs need a string.
+          value={value ?? ''}
+          inputRef={ref}
+          error={Boolean(fieldState.error)}
+          helperText={fieldState.error?.message ?? helperText}
+        />
+      )}
+    />
+  );
+}

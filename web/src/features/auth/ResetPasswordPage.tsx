@@ -1,0 +1,85 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { messages, paths, resetPasswordFormSchema, ui } from '@petreg/contract';
+import { Alert, Button, Collapse, Link, Stack, Typography } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { firstError } from '../../app/api';
+import { toast } from '../../app/toast';
+import { newPasswordHelp, PasswordField } from '../../components/PasswordField';
+import { useSetPasswordByTokenRequest } from './api';
+import { AuthLayout } from './AuthLayout';
+
+/** Opened from the reset e-mail: /reset-password?email=…&code=… */
+export function ResetPasswordPage() {
+  const [params] = useSearchParams();
+  const email = params.get('email');
+  const code = params.get('code');
+  const navigate = useNavigate();
+  const request = useSetPasswordByTokenRequest();
+  const [error, setError] = useState<string | null>(null);
+  const { control, handleSubmit } = useForm({
+    resolver: zodResolver(resetPasswordFormSchema),
+    defaultValues: { password: '', passwordConfirm: '' },
+  });
+
+  // Spec 8: the reset error stays 3 seconds unless dismissed sooner.
+  useEffect(() => {
+    if (!error) return;
+    const timer = window.setTimeout(() => setError(null), ui.resetErrorMs);
+    return () => window.clearTimeout(timer);
+  }, [error]);
+
+  const onSubmit = handleSubmit(({ password }) => {
+    if (!email || !code) return;
+    setError(null);
+    request.mutate(
+      { email, token: code, password },
+      {
+        onSuccess: () => {
+          toast(messages.resetSuccess, { variant: 'success', duration: ui.resetSuccessToastMs });
+          void navigate(paths.signIn);
+        },
+        onError: (failure) => setError(firstError(failure, messages.emailSendingFailed)),
+      },
+    );
+  });
+
+  return (
+    <AuthLayout title="Reset your password" subtitle="Create a new password for your account">
+      <Stack component="form" spacing={2} onSubmit={onSubmit} noValidate>
+        {(!email || !code) && (
+          <Alert severity="warning">
+            {messages.resetLinkInvalid}{' '}
+            <Link component={RouterLink} to={paths.forgotPassword}>
+              Request a new link
+            </Link>
+          </Alert>
+        )}
+        <Collapse in={Boolean(error)} unmountOnExit>
+          <Alert severity="error" variant="filled" onClose={() => setError(null)}>
+            {error}
+          </Alert>
+        </Collapse>
+        <PasswordField
+          control={control}
+          name="password"
+          label="Password"
+          autoComplete="new-password"
+          helperText={newPasswordHelp}
+          autoFocus
+        />
+        <PasswordField control={control} name="passwordConfirm" label="Password (Confirm)" autoComplete="new-password" />
+        <Button type="submit" variant="contained" size="large" loading={request.isPending} disabled={!email || !code}>
+          Reset your password
+        </Button>
+        <Typography variant="body2" sx={{ textAlign: 'center', pt: 1 }}>
+          Return to{' '}
+          <Link component={RouterLink} to={paths.signIn}>
+            sign in
+          </Link>
+        </Typography>
+      </Stack>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,46 @@
+import type { AuthResult, PublicSettings, SetPasswordByTokenInput, SignInInput, SignUpInput } from '@petreg/contract';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { api } from '../../app/api';
+
+export function usePublicSettings() {
+  return useQuery({
+    queryKey: ['utilities', 'settings'],
+    queryFn: ({ signal }) => api.get<PublicSettings>('utilities/settings', { signal }),
+    staleTime: Infinity,
+  });
+}
+
+/** Answers the id of the account using the e-mail, or null when it is free. */
+export function useEmailExistsCheck() {
+  return useMutation({
+    mutationFn: (email: string) =>
+      api.get<{ id: number } | null>(`Users/email-exists/?email=${encodeURIComponent(email)}`),
+  });
+}
+
+export function useSignUpRequest() {
+  return useMutation({ mutationFn: (input: SignUpInput) => api.post<AuthResult>('Users/signup', input) });
+}
+
+export function useSignInRequest() {
+  return useMutation({ mutationFn: (input: SignInInput) => api.post<AuthResult>('Users/login', input) });
+}
+
+export type SocialProvider = 'google' | 'facebook';
+
+export function useSocialSignInRequest() {
+  return useMutation({
+    mutationFn: ({ provider, token }: { provider: SocialProvider; token: string }) =>
+      api.post<AuthResult>(`Users/${provider}-login`, { token }),
+  });
+}
+
+export function useForgotPasswordRequest() {
+  return useMutation({ mutationFn: (email: string) => api.post<boolean>('Users/forgot-password', { email }) });
+}
+
+export function useSetPasswordByTokenRequest() {
+  return useMutation({
+    mutationFn: (input: SetPasswordByTokenInput) => api.post<boolean>('Users/set-password-by-token', input),
+  });
+}

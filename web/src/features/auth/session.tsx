@@ -1,0 +1,133 @@
+import { messages, type AuthResult, type User } from '@petreg/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { accessToken, api, setUnauthorizedHandler } from '../../app/api';
+import { toast } from '../../app/toast';
+import { CenteredSpinner } from '../../components/CenteredSpinner';
+
+/** Session events of spec section 4 and the toasts they show. */
+const eventMessages = {
+  signedIn: 'Signed in',
+  signedUp: 'Signed up',
+  signedOut: 'Signed out',
+} as const;
+
+type SessionState = { status: 'loading' } | { status: 'guest' } | { status: 'authenticated'; user: User };
+
+interface Session {
+  /** The signed-in user, or null for a guest. */
+  user: User | null;
+  signIn: (result: AuthResult) => void;
+  signUp: (result: AuthResult) => void;
+  signOut: () => Promise<void>;
+  /** Replaces the user after the server answered a changed one (profile save). */
+  updateUser: (user: User) => void;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession needs a SessionProvider');
+  return session;
+}
+
+/** True when the JWT cannot be read or its `exp` has passed. */
+function isExpired(token: string): boolean {
+  const payload = token.split('.')[1];
+  if (!payload) return true;
+  try {
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown };
+    return typeof claims.exp === 'number' && claims.exp * 1000 <= Date.now();
+  } catch {
+    return true;
+  }
+}
+
+function startupState(): SessionState {
+  const token = accessToken.get();
+  if (!token || isExpired(token)) return { status: 'guest' };
+  return { status: 'loading' };
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<SessionState>(startupState);
+  const signingOut = useRef<Promise<void> | null>(null);
+
+  const end = useCallback(
+    (message?: string) => {
+      accessToken.clear();
+      queryClient.clear();
+      setState({ status: 'guest' });
+      if (message) toast(message, { variant: 'error' });
+    },
+    [queryClient],
+  );
+
+  // Start-up (spec 4): an expired token logs out, a valid one logs in again and gets a fresh token.
+  useEffect(() => {
+    const token = accessToken.get();
+    if (!token) return;
+    if (isExpired(token)) {
+      accessToken.clear();
+      toast(messages.invalidAccessToken, { variant: 'error' });
+      return;
+    }
+    const controller = new AbortController();
+    api
+      .get<AuthResult>('Users/token-login', { ignoreUnauthorized: true, signal: controller.signal })
+      .then((result) => {
+        accessToken.set(result.token);
+        setState({ status: 'authenticated', user: result.user });
+      })
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        console.error(error);
+        end(messages.tokenLoginFailed);
+      });
+    return () => controller.abort();
+  }, [end]);
+
+  useEffect(() => {
+    setUnauthorizedHandler(() => end(messages.invalidAccessToken));
+    return () => setUnauthorizedHandler(null);
+  }, [end]);
+
+  const start = useCallback((result: AuthResult, message: string) => {
+    accessToken.set(result.token);
+    setState({ status: 'authenticated', user: result.user });
+    toast(message, { variant: 'success' });
+  }, []);
+
+  const signOut = useCallback((): Promise<void> => {
+    if (!accessToken.get()) {
+      setState({ status: 'guest' });
+      return Promise.resolve();
+    }
+    // The logout screen may ask twice (React strict mode); one server call is enough.
+    signingOut.current ??= api
+      .post<boolean>('Users/logout', {}, { ignoreUnauthorized: true })
+      .catch((error: unknown) => console.warn('Logout call failed; ending the session locally.', error))
+      .then(() => {
+        end();
+        toast(eventMessages.signedOut);
+        signingOut.current = null;
+      });
+    return signingOut.current;
+  }, [end]);
+
+  const value = useMemo<Session>(
+    () => ({
+      user: state.status === 'authenticated' ? state.user : null,
+      signIn: (result) => start(result, eventMessages.signedIn),
+      signUp: (result) => start(result, eventMessages.signedUp),
+      signOut,
+      updateUser: (user) => setState({ status: 'authenticated', user }),
+    }),
+    [state, start, signOut],
+  );
+
+  if (state.status === 'loading') return <CenteredSpinner fullScreen />;
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}

@@ -1,0 +1,232 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { formatPhone, messages, profileSchema, ui, type ProfileInput, type User } from '@petreg/contract';
+import { Edit } from '@mui/icons-material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardActions,
+  CardContent,
+  CardHeader,
+  FormControlLabel,
+  Grid,
+  LinearProgress,
+  MenuItem,
+  Switch,
+  TextField,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
+import { firstError } from '../../app/api';
+import { toast } from '../../app/toast';
+import { FormTextField } from '../../components/FormTextField';
+import { useSession } from '../auth/session';
+import { currentUserKey, useStates, useUpdateProfile, type ProfileUpdate } from './api';
+
+function formValues({ data }: User): ProfileInput {
+  return {
+    firstName: data.firstName,
+    lastName: data.lastName,
+    email: data.email,
+    phoneNumber: formatPhone(data.phoneNumber),
+    address1: data.address1 ?? '',
+    address2: data.address2 ?? '',
+    city: data.city ?? '',
+    stateId: data.stateId,
+    zipcode: data.zipcode ?? '',
+    notifyByEmail: data.notifyByEmail,
+    notifyBySms: data.notifyBySms,
+  };
+}
+
+/** "Your Profile": read-only until Edit; Cancel puts back what is saved (spec 2.6). */
+export function ProfileCard({ user }: { user: User }) {
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const update = useUpdateProfile(user.id);
+  const [editing, setEditing] = useState(false);
+  const [settling, setSettling] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const { control, handleSubmit, reset } = useForm({
+    resolver: zodResolver(profileSchema),
+    defaultValues: formValues(user),
+  });
+  const [notifyByEmail, notifyBySms] = useWatch({ control, name: ['notifyByEmail', 'notifyBySms'] });
+
+  // Spec 4: a loader shows for 2 seconds after a save.
+  useEffect(() => {
+    if (!settling) return;
+    const timer = window.setTimeout(() => setSettling(false), ui.profileLoaderMs);
+    return () => window.clearTimeout(timer);
+  }, [settling]);
+
+  const cancel = () => {
+    reset(formValues(user));
+    setError(null);
+    setEditing(false);
+  };
+
+  const onSubmit = handleSubmit((profile: ProfileUpdate) => {
+    setError(null);
+    update.mutate(profile, {
+      onSuccess: (saved) => {
+        session.updateUser(saved);
+        queryClient.setQueryData(currentUserKey, saved);
+        reset(formValues(saved));
+        setEditing(false);
+        setSettling(true);
+        toast(messages.profileUpdated, { variant: 'success' });
+      },
+      onError: (failure) => setError(firstError(failure, messages.genericError)),
+    });
+  });
+
+  const readOnly = !editing || update.isPending;
+
+  return (
+    <Card component="section" aria-labelledby="your-profile-title">
+      {settling ? <LinearProgress aria-label="Saving profile" /> : <Box sx={{ height: 4 }} />}
+      <CardHeader
+        title="Your Profile"
+        slotProps={{ title: { variant: 'h3', component: 'h2', id: 'your-profile-title' } }}
+        action={
+          !editing && (
+            <Button startIcon={<Edit />} onClick={() => setEditing(true)} disabled={settling}>
+              Edit
+            </Button>
+          )
+        }
+      />
+      <Box component="form" onSubmit={onSubmit} noValidate>
+        <CardContent>
+          {error && (
+            <Alert severity="error" sx={{ mb: 2 }} onClose={() => setError(null)}>
+              {error}
+            </Alert>
+          )}
+          <Grid container spacing={2}>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <FormTextField control={control} name="firstName" label="First Name" autoComplete="given-name" disabled={readOnly} />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <FormTextField control={control} name="lastName" label="Last Name" autoComplete="family-name" disabled={readOnly} />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <FormTextField
+                control={control}
+                name="email"
+                label="Email"
+                type="email"
+                autoComplete="email"
+                disabled={readOnly || !notifyByEmail}
+                helperText={editing && !notifyByEmail ? 'Turn on email notifications to change it' : undefined}
+              />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <FormTextField
+                control={control}
+                name="phoneNumber"
+                label="Phone Number"
+                type="tel"
+                autoComplete="tel"
+                disabled={readOnly || !notifyBySms}
+                helperText={editing && !notifyBySms ? 'Turn on SMS notifications to change it' : undefined}
+              />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <FormTextField control={control} name="address1" label="Address 1" autoComplete="address-line1" disabled={readOnly} />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <FormTextField control={control} name="address2" label="Address 2" autoComplete="address-line2" disabled={readOnly} />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 5 }}>
+              <FormTextField control={control} name="city" label="City" autoComplete="address-level2" disabled={readOnly} />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 4 }}>
+              <StateSelect control={control} disabled={readOnly} />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 3 }}>
+              <FormTextField control={control} name="zipcode" label="Zip Code" autoComplete="postal-code" disabled={readOnly} />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <NotificationSwitch control={control} name="notifyByEmail" label="Email notifications" disabled={readOnly} />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <NotificationSwitch control={control} name="notifyBySms" label="SMS notifications" disabled={readOnly} />
+            </Grid>
+          </Grid>
+        </CardContent>
+        {editing && (
+          <CardActions sx={{ justifyContent: 'flex-end', px: 2, pb: 2 }}>
+            <Button onClick={cancel} disabled={update.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="contained" loading={update.isPending}>
+              Save
+            </Button>
+          </CardActions>
+        )}
+      </Box>
+    </Card>
+  );
+}
+
+type ProfileControl = Control<ProfileInput, unknown, ProfileUpdate>;
+
+function StateSelect({ control, disabled }: { control: ProfileControl; disabled: boolean }) {
+  const states = useStates();
+  return (
+    <Controller
+      control={control}
+      name="stateId"
+      render={({ field: { value, onChange, ref, ...field }, fieldState }) => (
+        <TextField
+          {...field}
+          select
+          label="State"
+          inputRef={ref}
+          // Until the list arrives the saved id has no option to show.
+          value={states.data ? (value ?? '') : ''}
+          onChange={(event) => onChange(event.target.value === '' ? null : Number(event.target.value))}
+          disabled={disabled}
+          error={Boolean(fieldState.error)}
+          helperText={fieldState.error?.message ?? (states.isError ? 'The list of states could not be loaded' : undefined)}
+        >
+          <MenuItem value="">
+            <em>None</em>
+          </MenuItem>
+          {states.data?.map((state) => (
+            <MenuItem key={state.id} value={state.id}>
+              {state.name}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+    />
+  );
+}
+
+interface NotificationSwitchProps {
+  control: ProfileControl;
+  name: 'notifyByEmail' | 'notifyBySms';
+  label: string;
+  disabled: boolean;
+}
+
+function NotificationSwitch({ control, name, label, disabled }: NotificationSwitchProps) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field: { value, onChange, ref, ...field } }) => (
+        <FormControlLabel
+          label={label}
+          disabled={disabled}
+          control={<Switch {...field} slotProps={{ input: { ref } }} checked={Boolean(value)} onChange={(_, checked) => onChange(checked)} />}
+        />
+      )}
+    />
+  );
+}

@@ -1,0 +1,29 @@
+import { messages } from '@petreg/contract';
+import { Alert, Grid } from '@mui/material';
+import { firstError } from '../../app/api';
+import { CenteredSpinner } from '../../components/CenteredSpinner';
+import { useCurrentUser } from './api';
+import { PasswordCard } from './PasswordCard';
+import { ProfileCard } from './ProfileCard';
+
+export function ProfilePage() {
+  const currentUser = useCurrentUser();
+
+  // The two cards carry the page's headings (spec 2.1), so there is no page title above them.
+  return (
+    <Grid container spacing={3} sx={{ alignItems: 'flex-start' }}>
+      <Grid size={{ xs: 12, xl: 7 }}>
+        {currentUser.data ? (
+          <ProfileCard key={currentUser.data.id} user={currentUser.data} />
+        ) : currentUser.isError ? (
+          <Alert severity="error">{firstError(currentUser.error, messages.genericError)}</Alert>
+        ) : (
+          <CenteredSpinner />
+        )}
+      </Grid>
+      <Grid size={{ xs: 12, xl: 5 }}>
+        <PasswordCard />
+      </Grid>
+    </Grid>
+  );
+}

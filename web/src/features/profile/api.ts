@@ -1,0 +1,33 @@
+import type { ChangePasswordInput, profileSchema, User, UserState } from '@petreg/contract';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { api } from '../../app/api';
+
+export const currentUserKey = ['Users', 'current-user'] as const;
+
+export function useCurrentUser() {
+  return useQuery({
+    queryKey: currentUserKey,
+    queryFn: ({ signal }) => api.get<User>('Users/current-user', { signal }),
+  });
+}
+
+export function useStates() {
+  return useQuery({
+    queryKey: ['utilities', 'states'],
+    queryFn: ({ signal }) => api.get<UserState[]>('utilities/states', { signal }),
+    staleTime: Infinity,
+  });
+}
+
+export type ProfileUpdate = z.output<typeof profileSchema>;
+
+export function useUpdateProfile(userId: number) {
+  return useMutation({ mutationFn: (profile: ProfileUpdate) => api.put<User>(`Users/${userId}`, profile) });
+}
+
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: (input: ChangePasswordInput) => api.post<boolean>('Users/ChangeUserPassword', input),
+  });
+}
