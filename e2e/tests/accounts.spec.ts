@@ -1,0 +1,169 @@
+import { admin } from '../playwright.config';
+import { createOwner, expect, lastMailTo, password, signIn, test, uniqueEmail } from './fixtures';
+
+test.describe('[ACCOUNTS]', () => {
+  test('a new owner signs up with e-mail and reaches the dashboard', async ({ page }) => {
+    const email = uniqueEmail('signup');
+    await page.goto('/sign-up');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Sign up with email' }).click();
+
+    await expect(page).toHaveURL(/\/sign-up-form\?email=/);
+    await expect(page.getByLabel('Email')).toHaveValue(email);
+    await page.getByLabel('First Name').fill('Casey');
+    await page.getByLabel('Last Name').fill('Nguyen');
+    await page.getByLabel('Mobile Phone').fill('(415) 555-2671');
+    await page.getByLabel('Password', { exact: true }).fill('weak');
+    await page.getByRole('button', { name: 'Continue to pet info' }).click();
+    await expect(
+      page.getByText('Must Contain 8 Characters, One Uppercase, One Lowercase, One Number and One Special Case Character'),
+    ).toBeVisible();
+
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Continue to pet info' }).click();
+    await page.goto('/client/dashboard');
+    await expect(page.getByRole('button', { name: 'Hi, Casey Nguyen' })).toBeVisible();
+    await expect(page.getByText('Your Pets')).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('dashboard.png'), fullPage: true });
+  });
+
+  test('sign-up says when the e-mail is already taken', async ({ page, request }) => {
+    const owner = await createOwner(request);
+    await page.goto('/sign-up');
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByRole('button', { name: 'Sign up with email' }).click();
+    await expect(page.getByText('Email is already taken')).toBeVisible();
+    await expect(page).toHaveURL(/\/sign-up$/);
+  });
+
+  test('an owner signs out through the Logging Out dialog', async ({ page, request }) => {
+    const owner = await createOwner(request, 'Robin');
+    await page.goto('/sign-in');
+    await signIn(page, owner.email, owner.password);
+    await page.getByRole('button', { name: 'Hi, Robin Rivera' }).click();
+    await page.getByRole('menuitem', { name: 'Log Out' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Logging Out' });
+    await expect(dialog.getByText('You are now being Logged Out')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Signout' }).click();
+    await expect(page.getByText('You have signed out!')).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('jwt_access_token'))).toBeNull();
+
+    await page.goto('/client/profile');
+    await expect(page).toHaveURL(/\/sign-in$/);
+  });
+
+  test('a signed-out owner opening a page signs in and lands back on it', async ({ page, request }) => {
+    const owner = await createOwner(request);
+    await page.goto('/client/profile');
+    await expect(page).toHaveURL(/\/sign-in$/);
+    expect(await page.evaluate(() => sessionStorage.getItem('fuseRedirectUrl'))).toBe('/client/profile');
+
+    await signIn(page, owner.email, 'Wrong#Pass1');
+    await expect(page.getByText('Invalid email or password')).toBeVisible();
+    await signIn(page, owner.email, owner.password);
+    await expect(page).toHaveURL(/\/client\/profile$/);
+    await expect(page.getByRole('heading', { name: 'Your Profile' })).toBeVisible();
+  });
+
+  test('an owner who forgot the password resets it through the e-mailed link', async ({ page, request }) => {
+    const owner = await createOwner(request);
+    await page.goto('/sign-in');
+    await page.getByRole('link', { name: /forgot password/i }).click();
+    await expect(page).toHaveURL(/\/forgot-password$/);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByRole('button', { name: /send|reset/i }).click();
+    await expect(page.getByText(/check your spam/i)).toBeVisible();
+
+    const mail = await lastMailTo(owner.email);
+    const link = mail.text!.match(/http:\/\/\S+/)![0];
+    await page.goto(link.replace(/^http:\/\/localhost:\d+/, ''));
+    await expect(page.getByText('Reset your password').first()).toBeVisible();
+    await expect(page.getByText('Create a new password for your account')).toBeVisible();
+    await page.getByLabel('Password', { exact: true }).fill('Brand#New22');
+    await page.getByLabel('Password (Confirm)').fill('Brand#New22');
+    await page.getByRole('button', { name: 'Reset your password' }).click();
+    await expect(page.getByText('Password changed successfully. You can login now')).toBeVisible();
+    await expect(page).toHaveURL(/\/sign-in$/);
+
+    await signIn(page, owner.email, 'Brand#New22');
+    await expect(page.getByRole('button', { name: `Hi, ${owner.firstName} ${owner.lastName}` })).toBeVisible();
+
+    // The link works once.
+    await page.evaluate(() => localStorage.clear());
+    await page.goto(link.replace(/^http:\/\/localhost:\d+/, ''));
+    await page.getByLabel('Password', { exact: true }).fill('Other#Pass33');
+    await page.getByLabel('Password (Confirm)').fill('Other#Pass33');
+    await page.getByRole('button', { name: 'Reset your password' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'This password reset link is invalid or has expired.' })).toBeVisible();
+  });
+
+  test('an owner cannot open an administrator page', async ({ page, request }) => {
+    const owner = await createOwner(request);
+    await page.goto('/sign-in');
+    await signIn(page, owner.email, owner.password);
+    await expect(page.getByRole('button', { name: /^Hi, / })).toBeVisible();
+    await page.goto('/admin-dashboard');
+    await expect(page).toHaveURL(/\/client$/);
+    await expect(page.getByRole('button', { name: 'Search / Edit Records' })).toHaveCount(0);
+  });
+
+  test('an administrator lands on the admin dashboard', async ({ page }) => {
+    await page.goto('/sign-in');
+    await signIn(page, admin.email, admin.password);
+    await expect(page).toHaveURL(/\/admin-dashboard$/);
+    await expect(page.getByRole('link', { name: 'Search / Edit Records' }).or(page.getByRole('button', { name: 'Search / Edit Records' }))).toBeVisible();
+  });
+
+  test('the 404 page and unknown paths', async ({ page }) => {
+    await page.goto('/404');
+    await expect(page.getByText('Sorry! Page not found.')).toBeVisible();
+    await page.getByRole('link', { name: 'Go back to root' }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await page.goto('/no/such/page');
+    await expect(page).toHaveURL(/\/sign-up$/);
+  });
+
+  test('the health status page reads the server', async ({ page }) => {
+    await page.goto('/healthcheck');
+    await expect(page.getByText('Healthy')).toBeVisible();
+  });
+
+  test('an owner edits the profile and changes the password', async ({ page, request }) => {
+    const owner = await createOwner(request);
+    await page.goto('/sign-in');
+    await signIn(page, owner.email, owner.password);
+    await page.goto('/client/profile');
+    const profile = page.getByRole('heading', { name: 'Your Profile' });
+    await expect(profile).toBeVisible();
+    await expect(page.getByLabel('First Name')).toBeDisabled();
+
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('First Name').fill('A');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('The First name must be at least 2 characters')).toBeVisible();
+
+    await page.getByLabel('First Name').fill('Alexis');
+    await page.getByLabel('City').fill('Portland');
+    await page.getByLabel('State').click();
+    await page.getByRole('option', { name: 'Oregon' }).click();
+    await expect(page.getByLabel('Phone Number')).toBeDisabled();
+    await page.getByLabel('SMS notifications').check();
+    await expect(page.getByLabel('Phone Number')).toBeEnabled();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Profile updated successfully')).toBeVisible();
+    await expect(page.getByRole('button', { name: `Hi, Alexis ${owner.lastName}` })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('profile.png'), fullPage: true });
+
+    await page.reload();
+    await expect(page.getByLabel('City')).toHaveValue('Portland');
+
+    await page.getByLabel('Current Password').fill(owner.password);
+    await page.getByLabel('New Password').fill('Changed#Pass4');
+    await page.getByLabel('Confirm Password').fill('Changed#Pass5');
+    await page.getByRole('button', { name: /update password|change password|save password/i }).click();
+    await expect(page.getByText('Passwords must match')).toBeVisible();
+    await page.getByLabel('Confirm Password').fill('Changed#Pass4');
+    await page.getByRole('button', { name: /update password|change password|save password/i }).click();
+    await expect(page.getByText('Password updated successfully')).toBeVisible();
+  });
+});

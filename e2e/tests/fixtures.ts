@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
+import { simpleParser } from 'mailparser';
+
+export const password = 'Secret#123';
+
+let counter = 0;
+export const uniqueEmail = (tag = 'owner') => `${tag}-${Date.now()}-${process.pid}-${counter++}@example.com`;
+
+export interface Owner {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  token: string;
+}
+
+/** Creates an owner through the API, so each test has its own account and never depends on another. */
+export async function createOwner(request: APIRequestContext, firstName = 'Jamie'): Promise<Owner> {
+  const owner = { email: uniqueEmail(), password, firstName, lastName: 'Rivera' };
+  const response = await request.post('/api/v2/Users/signup', { data: { ...owner, phoneNumber: '(415) 555-2671' } });
+  expect(response.status()).toBe(200);
+  return { ...owner, token: (await response.json()).result.token };
+}
+
+/** Signs in through the sign-in screen, as a person would. */
+export async function signIn(page: Page, email: string, secret: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(secret);
+  await page.getByRole('button', { name: /sign in/i }).click();
+}
+
+/** The newest e-mail the portal wrote to DATA_DIR/mail for this recipient. */
+export async function lastMailTo(recipient: string) {
+  const dir = join(process.env.E2E_DATA_DIR!, 'mail');
+  await expect
+    .poll(async () => (await mailsTo(dir, recipient)).length, { message: `an e-mail to ${recipient}` })
+    .toBeGreaterThan(0);
+  return (await mailsTo(dir, recipient)).at(-1)!;
+}
+
+async function mailsTo(dir: string, recipient: string) {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort();
+  } catch {
+    return [];
+  }
+  const mails = await Promise.all(files.map((f) => simpleParser(readFileSync(join(dir, f)))));
+  return mails.filter((m) => m.to && !Array.isArray(m.to) && m.to.text === recipient);
+}
+
+/** Fails a test when the page logs an unexpected console error. */
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        // Failed API calls that a test provokes on purpose are logged by the browser itself.
+        if (message.type() === 'error' && !message.text().includes('Failed to load resource')) errors.push(message.text());
+      });
+      await use(errors);
+      expect(errors, 'console errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
