@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -12,9 +13,14 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { Mailer } from './adapters/mail/index.js';
+import { createDiskStorage, type FileStorage } from './adapters/storage/index.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { AppError } from './errors.js';
+import { contactRoutes } from './modules/contacts/routes.js';
+import { createContactService } from './modules/contacts/service.js';
+import { petRoutes } from './modules/pets/routes.js';
+import { createPetService } from './modules/pets/service.js';
 import { userRoutes } from './modules/users/routes.js';
 import { createUserService } from './modules/users/service.js';
 import { createSocialVerifier } from './modules/users/social.js';
@@ -28,6 +34,8 @@ export interface AppDependencies {
   database: DatabaseHandle;
   mailer: Mailer;
   jwtSecret: string;
+  /** Uploaded images; files under DATA_DIR/uploads when not given. */
+  storage?: FileStorage;
   /** Where the built web app is served from; nothing is served when the folder is missing. */
   webRoot?: string;
 }
@@ -87,10 +95,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   const users = createUserService({ db: database.db, mailer: deps.mailer, sessions: app.sessions, publicUrl: config.publicUrl });
   const utilities = createUtilityService({ database, config });
+  const storage = deps.storage ?? createDiskStorage(join(config.dataDir, 'uploads'));
+  const pets = createPetService({ db: database.db, storage });
+  const contacts = createContactService({ db: database.db });
   await app.register(
     async (api) => {
       await api.register(userRoutes, { users, social: createSocialVerifier(config) });
       await api.register(utilityRoutes, { utilities });
+      await api.register(petRoutes, { pets });
+      await api.register(contactRoutes, { contacts });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_BASE },

@@ -3,9 +3,13 @@
  * "985 141 000 123 456", "0a12-345678"); the registry compares and stores one form.
  */
 
-/** Upper-case, without spaces, dashes or asterisks. */
+/** Upper-case, without spaces, dashes or asterisks, and without the "AVID" AVID readers print first. */
 export function normaliseChipId(raw: string): string {
-  return raw.trim().toUpperCase().replace(/[\s*-]/g, '');
+  return raw
+    .trim()
+    .toUpperCase()
+    .replace(/[\s*-]/g, '')
+    .replace(/^AVID(?=\d{9}$)/, '');
 }
 
 export const chipLengths = [9, 10, 15] as const;

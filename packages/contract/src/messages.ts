@@ -63,6 +63,7 @@ export const messages = {
   chipTaken: 'This microchip id is already registered to another pet.',
   chipImplausible: 'This microchip id does not look like a valid ISO chip number. Please double-check it.',
   breedsMax: 'You can choose up to 3 breeds',
+  breedsOfSpecies: 'Choose breeds of the selected species',
   notesTooLong: 'Notes cannot exceed 200 characters',
   invalidDate: 'Enter a valid date',
   dateInFuture: 'The date cannot be in the future',

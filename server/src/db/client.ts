@@ -57,3 +57,6 @@ function handle(
     },
   };
 }
+
+/** A transaction, which offers the same queries as the database. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { messages } from '@petreg/contract';
+import sharp from 'sharp';
+import type { FileStorage } from '../../adapters/storage/index.js';
+import { AppError, badRequest } from '../../errors.js';
+
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+const MAX_EDGE_PX = 1600;
+/** Name of stored images: random, so a pet's photo cannot be found by guessing. */
+const STORED_NAME = /^[a-f0-9]{32}\.jpg$/;
+
+export const imageFolders = { pets: 'pet-images', users: 'user-images' } as const;
+
+/**
+ * Stores an uploaded image (a data URL) after checking by its content that it is an image,
+ * re-encoding it as JPEG of bounded size. Re-encoding drops every metadata block, GPS positions included.
+ */
+export async function storeImage(storage: FileStorage, folder: string, dataUrl: string): Promise<string> {
+  const match = /^data:[^;,]*(;base64)?,(.*)$/s.exec(dataUrl);
+  if (!match?.[1]) throw badRequest(messages.onlyImages);
+  const upload = Buffer.from(match[2]!, 'base64');
+  if (upload.length > MAX_UPLOAD_BYTES) throw new AppError(413, [messages.imageTooLarge]);
+  let jpeg: Buffer;
+  try {
+    jpeg = await sharp(upload, { limitInputPixels: 50_000_000 })
+      .rotate() // apply the camera's orientation before the EXIF block is dropped
+      .resize({ width: MAX_EDGE_PX, height: MAX_EDGE_PX, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 82, mozjpeg: true })
+      .toBuffer();
+  } catch {
+    throw badRequest(messages.onlyImages);
+  }
+  const name = `${randomBytes(16).toString('hex')}.jpg`;
+  await storage.put(folder, name, jpeg);
+  return name;
+}
+
+/** True when the name is one this module could have stored; anything else is never read from disk. */
+export const isStoredImageName = (name: string) => STORED_NAME.test(name);

@@ -1,0 +1,248 @@
+import {
+  isImplausibleIsoChip,
+  messages,
+  type Chip,
+  type CreatedPet,
+  type NamedItem,
+  type Pet,
+  type PetProfile,
+  type PetRegistration,
+} from '@petreg/contract';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import type { FileStorage } from '../../adapters/storage/index.js';
+import { recordAudit } from '../../db/audit.js';
+import type { Database, Transaction } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { breeds, chips, chipTypes, petBreeds, pets, species } from '../../db/schema.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import type { Session } from '../../plugins/auth.js';
+import { imageFolders, isStoredImageName, storeImage } from './images.js';
+
+type PetRow = typeof pets.$inferSelect;
+type ChipRow = typeof chips.$inferSelect;
+
+const isAdmin = (session: Session) => session.roles.includes('admin');
+const dateOnly = (value: Date | null) => (value ? value.toISOString() : null);
+
+export type PetService = ReturnType<typeof createPetService>;
+
+export function createPetService(deps: { db: Database; storage: FileStorage }) {
+  const { db, storage } = deps;
+
+  /** Pets with their species, breeds and current chips, in the shape of spec section 3. */
+  async function toPets(rows: PetRow[]): Promise<Pet[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const [breedRows, chipRows, speciesRows] = await Promise.all([
+      db
+        .select({ petId: petBreeds.petId, id: breeds.id, name: breeds.name })
+        .from(petBreeds)
+        .innerJoin(breeds, eq(breeds.id, petBreeds.breedId))
+        .where(inArray(petBreeds.petId, ids))
+        .orderBy(asc(breeds.name)),
+      db
+        .select()
+        .from(chips)
+        .where(and(inArray(chips.petId, ids), isNull(chips.removedAt)))
+        .orderBy(asc(chips.id)),
+      db.select().from(species),
+    ]);
+    const speciesName = new Map(speciesRows.map((s) => [s.id, s.name]));
+    const now = Date.now();
+    return rows.map((row) => {
+      const petBreedRows = breedRows.filter((b) => b.petId === row.id).map(({ id, name }) => ({ id, name }));
+      const petChips: Chip[] = chipRows
+        .filter((c) => c.petId === row.id)
+        .map((c) => ({
+          chipId: c.chipId,
+          chipTypeId: c.chipTypeId,
+          isActive: c.isActive,
+          oneTime: c.oneTime,
+          expirationDate: dateOnly(c.expirationDate),
+        }));
+      return {
+        id: row.id,
+        publicId: row.publicId,
+        name: row.name,
+        image: row.image,
+        imageUrl: row.image ? `/api/v2/pet/pet-images/${row.image}` : null,
+        species: row.speciesId ? (speciesName.get(row.speciesId) ?? null) : null,
+        speciesId: row.speciesId,
+        petBreedList: petBreedRows.map((b) => b.id),
+        breeds: petBreedRows,
+        sex: row.sex as Pet['sex'],
+        dob: row.dob,
+        lastRabiesVaccine: row.lastRabiesVaccine,
+        spayedNeutered: row.spayedNeutered,
+        shareContactInfo: row.shareContactInfo,
+        approximateWeight: row.approximateWeight === null ? null : Number(row.approximateWeight),
+        notes: row.notes,
+        isActive: row.isActive,
+        subscriptionExpired: petChips.some((c) => !c.oneTime && c.expirationDate !== null && Date.parse(c.expirationDate) < now),
+        status: row.status,
+        missingDate: dateOnly(row.missingDate),
+        chips: petChips,
+        microchip1: petChips[0]?.chipId ?? null,
+        isChipActive: petChips[0]?.isActive ?? false,
+        planId: row.planId,
+      };
+    });
+  }
+
+  /** The pet, when the session may act on it: its owner, or an administrator. */
+  async function ownedPet(session: Session, id: number): Promise<PetRow> {
+    const [row] = await db.select().from(pets).where(and(eq(pets.id, id), isNull(pets.deletedAt)));
+    if (!row) throw notFound(messages.notFound);
+    if (row.userId !== session.userId && !isAdmin(session)) throw forbidden(messages.forbidden);
+    return row;
+  }
+
+  /** Refuses a species, breed or brand that does not exist, or breeds of another species. */
+  async function checkReferences(input: PetRegistration | PetProfile) {
+    const [speciesRow] = await db.select({ id: species.id }).from(species).where(eq(species.id, input.speciesId));
+    if (!speciesRow) throw badRequest(messages.petSpeciesRequired);
+    if (input.breeds.length > 0) {
+      const found = await db
+        .select({ id: breeds.id })
+        .from(breeds)
+        .where(and(inArray(breeds.id, input.breeds.map((b) => b.id)), eq(breeds.speciesId, input.speciesId)));
+      if (found.length !== new Set(input.breeds.map((b) => b.id)).size) throw badRequest(messages.breedsOfSpecies);
+    }
+    if (input.chipTypeId) {
+      const [brand] = await db.select({ id: chipTypes.id }).from(chipTypes).where(eq(chipTypes.id, input.chipTypeId));
+      if (!brand) throw badRequest(messages.chipTypeRequired);
+    }
+  }
+
+  async function refuseChipOfAnotherPet(chipId: string, petId: number | null) {
+    if (!chipId) return;
+    const [holder] = await db
+      .select({ petId: chips.petId })
+      .from(chips)
+      .where(and(eq(chips.chipId, chipId), isNull(chips.removedAt)));
+    if (holder && holder.petId !== petId) throw conflict(messages.chipTaken);
+  }
+
+  /** The image column's new value: a data URL is stored, the current name is kept, anything else refused. */
+  async function resolveImage(image: string | null, current: string | null): Promise<string | null> {
+    if (image === null || image === '') return null;
+    if (image.startsWith('data:')) return storeImage(storage, imageFolders.pets, image);
+    if (image === current) return current;
+    throw badRequest(messages.onlyImages);
+  }
+
+  function petValues(input: PetRegistration | PetProfile) {
+    return {
+      name: input.name,
+      speciesId: input.speciesId,
+      sex: input.sex,
+      dob: input.dob,
+      lastRabiesVaccine: input.lastRabiesVaccine,
+      spayedNeutered: input.spayedNeutered,
+      shareContactInfo: input.shareContactInfo,
+      approximateWeight: input.approximateWeight === null ? null : String(input.approximateWeight),
+      notes: input.notes,
+    };
+  }
+
+  async function replaceBreeds(tx: Transaction, petId: number, list: { id: number }[]) {
+    await tx.delete(petBreeds).where(eq(petBreeds.petId, petId));
+    const unique = [...new Set(list.map((b) => b.id))];
+    if (unique.length) await tx.insert(petBreeds).values(unique.map((breedId) => ({ petId, breedId })));
+  }
+
+  /**
+   * Puts the given chip number on the pet. A changed number retires the old chip row (kept for
+   * history) and the new one carries the registration over: the plan belongs to the pet.
+   */
+  async function setChip(tx: Transaction, petId: number, chipId: string, chipTypeId: number | null) {
+    const [current] = await tx.select().from(chips).where(and(eq(chips.petId, petId), isNull(chips.removedAt))).orderBy(asc(chips.id)).limit(1);
+    if (current?.chipId === chipId) {
+      if (current.chipTypeId !== chipTypeId) await tx.update(chips).set({ chipTypeId }).where(eq(chips.id, current.id));
+      return;
+    }
+    if (current) await tx.update(chips).set({ removedAt: new Date() }).where(eq(chips.id, current.id));
+    if (chipId) await tx.insert(chips).values({ petId, chipId, chipTypeId, ...carriedRegistration(current) });
+  }
+
+  return {
+    async listForOwner(userId: number): Promise<Pet[]> {
+      const rows = await db
+        .select()
+        .from(pets)
+        .where(and(eq(pets.userId, userId), isNull(pets.deletedAt)))
+        .orderBy(asc(pets.id));
+      return toPets(rows);
+    },
+
+    async get(session: Session, id: number): Promise<Pet> {
+      const [pet] = await toPets([await ownedPet(session, id)]);
+      return pet!;
+    },
+
+    async create(session: Session, input: PetRegistration): Promise<CreatedPet> {
+      await checkReferences(input);
+      await refuseChipOfAnotherPet(input.chipId, null);
+      const image = await resolveImage(input.image, null);
+      try {
+        const petId = await db.transaction(async (tx) => {
+          const [row] = await tx
+            .insert(pets)
+            .values({ ...petValues(input), userId: session.userId, image })
+            .returning({ id: pets.id });
+          await replaceBreeds(tx, row!.id, input.breeds);
+          await setChip(tx, row!.id, input.chipId, input.chipTypeId);
+          return row!.id;
+        });
+        const [pet] = await toPets(await db.select().from(pets).where(eq(pets.id, petId)));
+        return { pet: pet!, enabled: true, plan: null, warnings: chipWarnings(input.chipId) };
+      } catch (error) {
+        // Another registration took the chip between the check and the insert.
+        if (isUniqueViolation(error)) throw conflict(messages.chipTaken);
+        throw error;
+      }
+    },
+
+    async update(session: Session, input: PetProfile): Promise<Pet> {
+      const before = await ownedPet(session, input.id);
+      await checkReferences(input);
+      await refuseChipOfAnotherPet(input.chipId, before.id);
+      const image = await resolveImage(input.image, before.image);
+      try {
+        await db.transaction(async (tx) => {
+          await tx.update(pets).set({ ...petValues(input), image, updatedAt: new Date() }).where(eq(pets.id, before.id));
+          await replaceBreeds(tx, before.id, input.breeds);
+          await setChip(tx, before.id, input.chipId, input.chipTypeId);
+          if (before.userId !== session.userId) {
+            await recordAudit(tx, { actorUserId: session.userId, action: 'update', entity: 'pet', entityId: before.id, before, after: input });
+          }
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict(messages.chipTaken);
+        throw error;
+      }
+      return this.get(session, before.id);
+    },
+
+    /** Breeds of the pet's species, for its edit form. */
+    async breedsForPet(session: Session, petId: number): Promise<NamedItem[]> {
+      const pet = await ownedPet(session, petId);
+      if (!pet.speciesId) return [];
+      return db.select({ id: breeds.id, name: breeds.name }).from(breeds).where(eq(breeds.speciesId, pet.speciesId)).orderBy(asc(breeds.id));
+    },
+
+    async image(name: string): Promise<Buffer | null> {
+      return isStoredImageName(name) ? storage.get(imageFolders.pets, name) : null;
+    },
+  };
+}
+
+function carriedRegistration(previous: ChipRow | undefined) {
+  return previous
+    ? { isActive: previous.isActive, oneTime: previous.oneTime, expirationDate: previous.expirationDate }
+    : { isActive: false, oneTime: false, expirationDate: null };
+}
+
+function chipWarnings(chipId: string): string[] {
+  return isImplausibleIsoChip(chipId) ? [messages.chipImplausible] : [];
+}
