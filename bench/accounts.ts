@@ -40,6 +40,8 @@ async function run(name: string, options: Partial<autocannon.Options>) {
   return { name, rps: result.requests.average, p99: result.latency.p99, failures };
 }
 
+// Warm up the JIT and the caches so each measured run starts from the same footing.
+await autocannon({ url: `${address}/bench/bare`, connections: 10, duration: 2 });
 const bare = await run('bare JSON route', { url: `${address}/bench/bare` });
 const current = await run('GET Users/current-user', {
   url: `${address}/api/v2/Users/current-user`,

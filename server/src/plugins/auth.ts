@@ -7,6 +7,7 @@ import { jwtVerify, SignJWT } from 'jose';
 import type { Database } from '../db/client.js';
 import { users, userSessions } from '../db/schema.js';
 import { forbidden, unauthorized } from '../errors.js';
+import { RecentCache } from '../recent.js';
 
 /** Who may call a route: anyone signed in, or only the listed roles. */
 export type AuthRequirement = 'signedIn' | readonly Role[];
@@ -32,6 +33,11 @@ declare module 'fastify' {
 
 const REMEMBERED_SESSION_DAYS = 30;
 const SESSION_HOURS = 24;
+/**
+ * How long a checked session is trusted without asking the database again. Revocations on this
+ * instance take effect at once; other instances of a scaled-out deployment see them within this time.
+ */
+const SESSION_CHECK_TTL_MS = 5000;
 
 export interface SessionService {
   /** Opens a session for the user and answers its bearer token. */
@@ -40,9 +46,16 @@ export interface SessionService {
   reissue(session: Session): Promise<string>;
   revoke(sessionId: string): Promise<void>;
   revokeAllFor(userId: number): Promise<void>;
+  /** Drops what is remembered of the user's sessions, after their roles or status changed. */
+  forget(userId: number): void;
+  /** The open session a verified token names, or null. */
+  check(sessionId: string, userId: number): Promise<Session | null>;
 }
 
 function sessionService(db: Database, key: Uint8Array): SessionService {
+  // Checked sessions by id; null remembers a token that names no open session.
+  const checks = new RecentCache<string, { userId: number; session: Session | null }>(SESSION_CHECK_TTL_MS, 10_000);
+  const forgetUser = (userId: number) => checks.deleteWhere((entry) => entry.userId === userId);
   const sign = (userId: number, sessionId: string, expiresAt: Date) =>
     new SignJWT({ sid: sessionId })
       .setProtectedHeader({ alg: 'HS256' })
@@ -61,12 +74,35 @@ function sessionService(db: Database, key: Uint8Array): SessionService {
     reissue: (session) => sign(session.userId, session.sessionId, session.expiresAt),
     async revoke(sessionId) {
       await db.update(userSessions).set({ revokedAt: new Date() }).where(eq(userSessions.id, sessionId));
+      checks.delete(sessionId);
     },
     async revokeAllFor(userId) {
       await db
         .update(userSessions)
         .set({ revokedAt: new Date() })
         .where(and(eq(userSessions.userId, userId), isNull(userSessions.revokedAt)));
+      forgetUser(userId);
+    },
+    forget: forgetUser,
+    async check(sessionId, userId) {
+      const known = checks.get(sessionId);
+      if (known) return known.userId === userId && known.session && known.session.expiresAt.getTime() > Date.now() ? known.session : null;
+      const [row] = await db
+        .select({ roles: users.roles, expiresAt: userSessions.expiresAt })
+        .from(userSessions)
+        .innerJoin(users, eq(users.id, userSessions.userId))
+        .where(
+          and(
+            eq(userSessions.id, sessionId),
+            eq(users.id, userId),
+            isNull(userSessions.revokedAt),
+            gt(userSessions.expiresAt, new Date()),
+            eq(users.isActive, true),
+          ),
+        );
+      const session = row ? { userId, sessionId, roles: row.roles as Role[], expiresAt: row.expiresAt } : null;
+      checks.set(sessionId, { userId, session });
+      return session;
     },
   };
 }
@@ -81,30 +117,25 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database; 
   app.decorate('sessions', sessionService(opts.db, key));
   app.decorateRequest('session', null);
 
+  // Tokens whose signature was checked lately; a token expires with its session, which check() tests.
+  const verifiedTokens = new RecentCache<string, { sessionId: string; userId: number }>(SESSION_CHECK_TTL_MS, 10_000);
+
   async function readSession(request: FastifyRequest): Promise<Session | null> {
     const header = request.headers.authorization;
     if (!header?.startsWith('Bearer ')) return null;
-    let claims: { sub?: string; sid?: unknown };
-    try {
-      ({ payload: claims } = await jwtVerify(header.slice(7), key, { algorithms: ['HS256'] }));
-    } catch {
-      return null;
+    const token = header.slice(7);
+    let claims = verifiedTokens.get(token);
+    if (!claims) {
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+        if (typeof payload.sid !== 'string' || !payload.sub) return null;
+        claims = { sessionId: payload.sid, userId: Number(payload.sub) };
+      } catch {
+        return null;
+      }
+      verifiedTokens.set(token, claims);
     }
-    if (typeof claims.sid !== 'string' || !claims.sub) return null;
-    const [row] = await opts.db
-      .select({ userId: users.id, roles: users.roles, expiresAt: userSessions.expiresAt })
-      .from(userSessions)
-      .innerJoin(users, eq(users.id, userSessions.userId))
-      .where(
-        and(
-          eq(userSessions.id, claims.sid),
-          eq(users.id, Number(claims.sub)),
-          isNull(userSessions.revokedAt),
-          gt(userSessions.expiresAt, new Date()),
-          eq(users.isActive, true),
-        ),
-      );
-    return row ? { userId: row.userId, sessionId: claims.sid, roles: row.roles as Role[], expiresAt: row.expiresAt } : null;
+    return app.sessions.check(claims.sessionId, claims.userId);
   }
 
   app.addHook('onRequest', async (request) => {

@@ -18,6 +18,7 @@ import type { Mailer } from '../../adapters/mail/index.js';
 import type { Database } from '../../db/client.js';
 import { passwordResetTokens, states, users } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import { RecentCache } from '../../recent.js';
 import type { Session, SessionService } from '../../plugins/auth.js';
 import { resetPasswordEmail } from './emails.js';
 
@@ -43,8 +44,19 @@ export type UserService = ReturnType<typeof createUserService>;
 export function createUserService(deps: { db: Database; mailer: Mailer; sessions: SessionService; publicUrl: string }) {
   const { db, mailer, sessions } = deps;
 
+  // current-user and token-login run on every page load; the object is kept briefly, dropped on change.
+  const recentUsers = new RecentCache<number, User>(5000, 10_000);
+
+  /** Call after anything the user object shows (roles, profile, pets, subscriptions) changed. */
+  function forget(userId: number) {
+    recentUsers.delete(userId);
+    sessions.forget(userId);
+  }
+
   /** The user object of spec section 3, read in one query. */
   async function loadUser(id: number): Promise<User> {
+    const recent = recentUsers.get(id);
+    if (recent) return recent;
     const [row] = await db
       .select({
         user: users,
@@ -57,7 +69,7 @@ export function createUserService(deps: { db: Database; mailer: Mailer; sessions
       .where(eq(users.id, id));
     if (!row) throw notFound(messages.notFound);
     const u = row.user;
-    return {
+    const user: User = {
       id: u.id,
       role: u.roles as Role[],
       data: {
@@ -84,6 +96,8 @@ export function createUserService(deps: { db: Database; mailer: Mailer; sessions
         settings: u.settings,
       },
     };
+    recentUsers.set(id, user);
+    return user;
   }
 
   async function authResult(userId: number, remember: boolean): Promise<AuthResult> {
@@ -97,6 +111,7 @@ export function createUserService(deps: { db: Database; mailer: Mailer; sessions
 
   return {
     loadUser,
+    forget,
 
     async signUp(input: SignUpInput): Promise<AuthResult> {
       if (await findByEmail(input.email)) throw conflict(messages.emailTaken);
@@ -211,6 +226,7 @@ export function createUserService(deps: { db: Database; mailer: Mailer; sessions
         .where(eq(users.id, id))
         .returning({ id: users.id });
       if (!updated) throw notFound(messages.notFound);
+      forget(id);
       return loadUser(id);
     },
 
@@ -229,6 +245,7 @@ export function createUserService(deps: { db: Database; mailer: Mailer; sessions
     async deactivate(session: Session): Promise<void> {
       await db.update(users).set({ isActive: false, updatedAt: new Date() }).where(eq(users.id, session.userId));
       await sessions.revokeAllFor(session.userId);
+      forget(session.userId);
     },
 
     async updateSettings(session: Session, input: z.output<typeof userSettingsSchema>): Promise<User> {
@@ -236,6 +253,7 @@ export function createUserService(deps: { db: Database; mailer: Mailer; sessions
         .update(users)
         .set({ settings: input.data.settings, shortcuts: input.data.shortcuts, updatedAt: new Date() })
         .where(eq(users.id, session.userId));
+      forget(session.userId);
       return loadUser(session.userId);
     },
   };

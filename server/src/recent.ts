@@ -1,0 +1,36 @@
+/**
+ * Values remembered for a short time, at most `max` of them (the oldest goes first). For reads on
+ * every request that may lag a write made on another instance by up to `ttlMs`.
+ */
+export class RecentCache<K, V> {
+  private readonly entries = new Map<K, { value: V; at: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly max: number,
+  ) {}
+
+  get(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (Date.now() - entry.at > this.ttlMs) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: K, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, { value, at: Date.now() });
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
+  deleteWhere(matches: (value: V) => boolean): void {
+    for (const [key, entry] of this.entries) if (matches(entry.value)) this.entries.delete(key);
+  }
+}
