@@ -93,9 +93,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     return reply.status(500).send(failure([messages.genericError]));
   });
 
-  const users = createUserService({ db: database.db, mailer: deps.mailer, sessions: app.sessions, publicUrl: config.publicUrl });
-  const utilities = createUtilityService({ database, config });
   const storage = deps.storage ?? createDiskStorage(join(config.dataDir, 'uploads'));
+  const users = createUserService({ db: database.db, mailer: deps.mailer, sessions: app.sessions, storage, publicUrl: config.publicUrl });
+  const utilities = createUtilityService({ database, config });
   const pets = createPetService({ db: database.db, storage });
   const contacts = createContactService({ db: database.db });
   await app.register(

@@ -1,7 +1,8 @@
 import { messages, type AuthResult, type User } from '@petreg/contract';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../src/db/schema.js';
+import { auditLog, users } from '../src/db/schema.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
 
@@ -92,6 +93,50 @@ describe('PUT Users/{id}', () => {
     const owner = await signUpOwner(ctx.app);
     const { status } = await call(ctx.app, 'PUT', `Users/${owner.user.id}`, { token: admin.body.result!.token, body: profile(owner.input.email) });
     expect(status).toBe(200);
+    const [entry] = await ctx.database.db.select().from(auditLog).where(eq(auditLog.entityId, String(owner.user.id)));
+    expect(entry).toMatchObject({ actorUserId: admin.body.result!.user.id, action: 'update', entity: 'user' });
+    expect(entry!.before).toMatchObject({ firstName: 'Jamie' });
+  });
+});
+
+describe('profile photo', () => {
+  it('stores a new photo re-encoded, keeps it when its name is sent back or left out, and serves it', async () => {
+    const { token, user, input } = await signUpOwner(ctx.app);
+    const png = await sharp({ create: { width: 40, height: 40, channels: 4, background: '#3366aa80' } }).png().toBuffer();
+    const saved = await call<User>(ctx.app, 'PUT', `Users/${user.id}`, {
+      token,
+      body: { ...profile(input.email), photo: `data:image/png;base64,${png.toString('base64')}` },
+    });
+    expect(saved.status).toBe(200);
+    const photoUrl = saved.body.result!.data.photoUrl!;
+    expect(photoUrl).toMatch(/^\/api\/v2\/Users\/user-images\/[a-f0-9]{32}\.jpg$/);
+    const served = await ctx.app.inject({ method: 'GET', url: photoUrl });
+    expect(served.statusCode).toBe(200);
+    expect((await sharp(served.rawPayload).metadata()).format).toBe('jpeg');
+
+    const name = photoUrl.split('/').at(-1)!;
+    const kept = await call<User>(ctx.app, 'PUT', `Users/${user.id}`, { token, body: { ...profile(input.email), photo: name } });
+    expect(kept.body.result!.data.photoUrl).toBe(photoUrl);
+    const untouched = await call<User>(ctx.app, 'PUT', `Users/${user.id}`, { token, body: profile(input.email) });
+    expect(untouched.body.result!.data.photoUrl).toBe(photoUrl);
+    const removed = await call<User>(ctx.app, 'PUT', `Users/${user.id}`, { token, body: { ...profile(input.email), photo: '' } });
+    expect(removed.body.result!.data.photoUrl).toBeNull();
+  });
+
+  it('refuses what is not an image and keeps the old photo', async () => {
+    const { token, user, input } = await signUpOwner(ctx.app);
+    const { status, body } = await call(ctx.app, 'PUT', `Users/${user.id}`, {
+      token,
+      body: { ...profile(input.email), photo: `data:image/jpeg;base64,${Buffer.from('not an image').toString('base64')}` },
+    });
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([messages.onlyImages]);
+    expect((await call<User>(ctx.app, 'GET', 'Users/current-user', { token })).body.result!.data.firstName).toBe('Jamie');
+  });
+
+  it('answers 404 for an image it did not store', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/api/v2/Users/user-images/..%2F..%2Fjwt-secret' });
+    expect(response.statusCode).toBe(404);
   });
 });
 

@@ -125,6 +125,8 @@ export const profileSchema = z.object({
   zipcode: optionalText(10),
   notifyByEmail: z.boolean().default(false),
   notifyBySms: z.boolean().default(false),
+  /** A data URL for a new photo, the stored name to keep it, empty to remove it; absent keeps it. */
+  photo: z.string().max(15_000_000).nullish(),
 });
 export type ProfileInput = z.input<typeof profileSchema>;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isCouponChip, isImplausibleIsoChip, isWellFormedChipId, normaliseChipId } from './chip.js';
+import { isChipMessage, isCouponChip, isImplausibleIsoChip, isWellFormedChipId, normaliseChipId } from './chip.js';
+import { messages } from './messages.js';
 
 describe('microchip numbers', () => {
   it.each([
@@ -38,5 +39,12 @@ describe('microchip numbers', () => {
     expect(isCouponChip('900 164 000 123 456')).toBe(true);
     expect(isCouponChip('900165000123456')).toBe(false);
     expect(isCouponChip(null)).toBe(false);
+  });
+
+  it('knows the pet errors that belong on the chip field', () => {
+    expect(isChipMessage(messages.chipTaken)).toBe(true);
+    expect(isChipMessage(messages.chipTooShort)).toBe(true);
+    expect(isChipMessage(messages.chipLength)).toBe(true);
+    expect(isChipMessage(messages.petSpeciesRequired)).toBe(false);
   });
 });

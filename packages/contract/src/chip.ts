@@ -38,3 +38,8 @@ export function isCouponChip(chipId: string | null | undefined): boolean {
   const normalised = normaliseChipId(chipId ?? '');
   return couponChipPrefixes.some((prefix) => normalised.startsWith(prefix));
 }
+
+/** Spec 8: a pet error that mentions the chip number or microchip id belongs on the chip field. */
+export function isChipMessage(message: string): boolean {
+  return /chip number|microchip id/i.test(message);
+}

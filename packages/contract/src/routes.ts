@@ -17,6 +17,11 @@ export const paths = {
   clientDashboard: '/client/dashboard',
   clientPets: '/client/pet',
   clientPetAdd: '/client/pet/add',
+  clientPetRegister: '/client/pet/register',
+  /** Followed by the pet id: `withId(paths.clientPetUpdate, 7)`. */
+  clientPetUpdate: '/client/pet/update',
+  clientPetCheckout: '/client/pet/checkout',
+  petSubscription: '/pet-subscription',
   clientAddVet: '/client/add-vet',
   clientProfile: '/client/profile',
   clientAddAlert: '/client/add-alert',
@@ -28,3 +33,8 @@ export const paths = {
   adminSendEmail: '/admin-send-email',
   bulkPetUpload: '/bulk-pet-upload',
 } as const;
+
+/** A screen path followed by a record id: `withId(paths.clientPetUpdate, 7)` is `/client/pet/update/7`. */
+export function withId(path: string, id: number | string): string {
+  return `${path}/${id}`;
+}

@@ -1,4 +1,4 @@
-import { petProfileSchema, petRegistrationSchema } from '@petreg/contract';
+import { failure, messages, petProfileSchema, petRegistrationSchema } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { answer } from '../../http.js';
@@ -41,7 +41,7 @@ export const petRoutes: FastifyPluginAsyncZod<{ pets: PetService }> = async (app
     '/Pet/:id',
     { schema: { tags, params: idParams, body: petProfileSchema }, config: { auth: owners }, bodyLimit: WITH_IMAGE_BODY_LIMIT },
     async (request, reply) => {
-      if (request.body.id !== request.params.id) return reply.status(400).send({ succeeded: false, result: null, errors: ['The pet id does not match'] });
+      if (request.body.id !== request.params.id) return reply.status(400).send(failure([messages.petIdMismatch]));
       return answer(await pets.update(sessionOf(request), request.body));
     },
   );
@@ -53,7 +53,7 @@ export const petRoutes: FastifyPluginAsyncZod<{ pets: PetService }> = async (app
   // Public: the photo shows on the pet's public profile; the name is random and unguessable.
   app.get('/pet/pet-images/:file', { schema: { tags, params: z.object({ file: z.string().max(100) }) } }, async (request, reply) => {
     const image = await pets.image(request.params.file);
-    if (!image) return reply.status(404).send({ succeeded: false, result: null, errors: ['Image not found'] });
+    if (!image) return reply.status(404).send(failure([messages.notFound]));
     return reply.type('image/jpeg').header('cache-control', 'public, max-age=31536000, immutable').send(image);
   });
 };

@@ -16,7 +16,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { breeds, chips, chipTypes, petBreeds, pets, species } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
-import { imageFolders, isStoredImageName, storeImage } from './images.js';
+import { imageFolders, isStoredImageName, resolveImageField } from '../../adapters/storage/images.js';
 
 type PetRow = typeof pets.$inferSelect;
 type ChipRow = typeof chips.$inferSelect;
@@ -123,14 +123,6 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
     if (holder && holder.petId !== petId) throw conflict(messages.chipTaken);
   }
 
-  /** The image column's new value: a data URL is stored, the current name is kept, anything else refused. */
-  async function resolveImage(image: string | null, current: string | null): Promise<string | null> {
-    if (image === null || image === '') return null;
-    if (image.startsWith('data:')) return storeImage(storage, imageFolders.pets, image);
-    if (image === current) return current;
-    throw badRequest(messages.onlyImages);
-  }
-
   function petValues(input: PetRegistration | PetProfile) {
     return {
       name: input.name,
@@ -183,7 +175,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
     async create(session: Session, input: PetRegistration): Promise<CreatedPet> {
       await checkReferences(input);
       await refuseChipOfAnotherPet(input.chipId, null);
-      const image = await resolveImage(input.image, null);
+      const image = await resolveImageField(storage, imageFolders.pets, input.image, null);
       try {
         const petId = await db.transaction(async (tx) => {
           const [row] = await tx
@@ -207,7 +199,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
       const before = await ownedPet(session, input.id);
       await checkReferences(input);
       await refuseChipOfAnotherPet(input.chipId, before.id);
-      const image = await resolveImage(input.image, before.image);
+      const image = await resolveImageField(storage, imageFolders.pets, input.image, before.image);
       try {
         await db.transaction(async (tx) => {
           await tx.update(pets).set({ ...petValues(input), image, updatedAt: new Date() }).where(eq(pets.id, before.id));

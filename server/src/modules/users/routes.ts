@@ -1,6 +1,8 @@
 import {
   changePasswordSchema,
+  failure,
   forgotPasswordSchema,
+  messages,
   profileSchema,
   setPasswordByTokenSchema,
   signInSchema,
@@ -17,6 +19,8 @@ import type { UserService } from './service.js';
 import type { SocialVerifier } from './social.js';
 
 const MINUTE = 60_000;
+/** Room for a 10 MB photo sent as a data URL. */
+const WITH_IMAGE_BODY_LIMIT = 15 * 1024 * 1024;
 const limits = {
   login: { ip: { max: 30, window: MINUTE }, email: { max: 10, window: 15 * MINUTE } },
   forgotPassword: { ip: { max: 10, window: MINUTE }, email: { max: 5, window: 60 * MINUTE } },
@@ -101,7 +105,11 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
 
   app.put(
     '/Users/:id',
-    { schema: { tags, params: z.object({ id: z.coerce.number().int().positive() }), body: profileSchema }, config: { auth: 'signedIn' } },
+    {
+      schema: { tags, params: z.object({ id: z.coerce.number().int().positive() }), body: profileSchema },
+      config: { auth: 'signedIn' },
+      bodyLimit: WITH_IMAGE_BODY_LIMIT,
+    },
     async (request) => answer(await users.updateProfile(sessionOf(request), request.params.id, request.body)),
   );
 
@@ -118,6 +126,13 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
   app.post('/Users/logout', { schema: { tags }, config: { auth: 'signedIn' } }, async (request) => {
     await app.sessions.revoke(sessionOf(request).sessionId);
     return answer(true);
+  });
+
+  // Public: the owner's photo shows on the public profile of a missing pet; names are random.
+  app.get('/Users/user-images/:file', { schema: { tags, params: z.object({ file: z.string().max(100) }) } }, async (request, reply) => {
+    const image = await users.image(request.params.file);
+    if (!image) return reply.status(404).send(failure([messages.notFound]));
+    return reply.type('image/jpeg').header('cache-control', 'public, max-age=31536000, immutable').send(image);
   });
 
   app.post('/auth/user/update', { schema: { tags, body: userSettingsSchema }, config: { auth: 'signedIn' } }, async (request) =>

@@ -15,6 +15,9 @@ import type { z } from 'zod';
 import type { profileSchema, userSettingsSchema } from '@petreg/contract';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Mailer } from '../../adapters/mail/index.js';
+import { imageFolders, isStoredImageName, resolveImageField } from '../../adapters/storage/images.js';
+import type { FileStorage } from '../../adapters/storage/index.js';
+import { recordAudit } from '../../db/audit.js';
 import type { Database } from '../../db/client.js';
 import { passwordResetTokens, states, users } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
@@ -41,7 +44,13 @@ export interface VerifiedSocialProfile {
 
 export type UserService = ReturnType<typeof createUserService>;
 
-export function createUserService(deps: { db: Database; mailer: Mailer; sessions: SessionService; publicUrl: string }) {
+export function createUserService(deps: {
+  db: Database;
+  mailer: Mailer;
+  sessions: SessionService;
+  storage: FileStorage;
+  publicUrl: string;
+}) {
   const { db, mailer, sessions } = deps;
 
   // current-user and token-login run on every page load; the object is kept briefly, dropped on change.
@@ -218,16 +227,29 @@ export function createUserService(deps: { db: Database; mailer: Mailer; sessions
 
     async updateProfile(session: Session, id: number, input: z.output<typeof profileSchema>): Promise<User> {
       if (id !== session.userId && !session.roles.includes('admin')) throw forbidden(messages.forbidden);
+      const [current] = await db.select().from(users).where(eq(users.id, id));
+      if (!current) throw notFound(messages.notFound);
       const existing = await findByEmail(input.email);
       if (existing && existing.id !== id) throw conflict(messages.emailTaken);
-      const [updated] = await db
+      const { photo, ...fields } = input;
+      await db
         .update(users)
-        .set({ ...input, phoneNumber: input.phoneNumber ? normalisePhone(input.phoneNumber) : null, updatedAt: new Date() })
-        .where(eq(users.id, id))
-        .returning({ id: users.id });
-      if (!updated) throw notFound(messages.notFound);
+        .set({
+          ...fields,
+          phoneNumber: input.phoneNumber ? normalisePhone(input.phoneNumber) : null,
+          photo: photo === undefined ? current.photo : await resolveImageField(deps.storage, imageFolders.users, photo, current.photo),
+          updatedAt: new Date(),
+        })
+        .where(eq(users.id, id));
+      if (id !== session.userId) {
+        await recordAudit(db, { actorUserId: session.userId, action: 'update', entity: 'user', entityId: id, before: current, after: fields });
+      }
       forget(id);
       return loadUser(id);
+    },
+
+    async image(name: string): Promise<Buffer | null> {
+      return isStoredImageName(name) ? deps.storage.get(imageFolders.users, name) : null;
     },
 
     async changePassword(session: Session, input: ChangePasswordInput): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { messages } from '@petreg/contract';
 import sharp from 'sharp';
-import type { FileStorage } from '../../adapters/storage/index.js';
+import type { FileStorage } from './index.js';
 import { AppError, badRequest } from '../../errors.js';
 
 const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -38,3 +38,19 @@ export async function storeImage(storage: FileStorage, folder: string, dataUrl: 
 
 /** True when the name is one this module could have stored; anything else is never read from disk. */
 export const isStoredImageName = (name: string) => STORED_NAME.test(name);
+
+/**
+ * The new value of an image column from what a form sent: a data URL is stored as a new image,
+ * the current name keeps the image, empty removes it, anything else is refused.
+ */
+export async function resolveImageField(
+  storage: FileStorage,
+  folder: string,
+  sent: string | null,
+  current: string | null,
+): Promise<string | null> {
+  if (sent === null || sent === '') return null;
+  if (sent.startsWith('data:')) return storeImage(storage, folder, sent);
+  if (sent === current) return current;
+  throw badRequest(messages.onlyImages);
+}
