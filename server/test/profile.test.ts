@@ -96,6 +96,7 @@ describe('PUT Users/{id}', () => {
     const [entry] = await ctx.database.db.select().from(auditLog).where(eq(auditLog.entityId, String(owner.user.id)));
     expect(entry).toMatchObject({ actorUserId: admin.body.result!.user.id, action: 'update', entity: 'user' });
     expect(entry!.before).toMatchObject({ firstName: 'Jamie' });
+    expect(entry!.before).not.toHaveProperty('passwordHash');
   });
 });
 

@@ -242,7 +242,8 @@ export function createUserService(deps: {
         })
         .where(eq(users.id, id));
       if (id !== session.userId) {
-        await recordAudit(db, { actorUserId: session.userId, action: 'update', entity: 'user', entityId: id, before: current, after: fields });
+        const { passwordHash: _secret, ...before } = current;
+        await recordAudit(db, { actorUserId: session.userId, action: 'update', entity: 'user', entityId: id, before, after: fields });
       }
       forget(id);
       return loadUser(id);
