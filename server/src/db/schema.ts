@@ -252,6 +252,51 @@ export const payments = pgTable(
   (t) => [index('payments_user_idx').on(t.userId), index('payments_last4_idx').on(t.cardLast4)],
 );
 
+/**
+ * A checkout started for a pet and plan, with either payment provider. Completion reads it to
+ * know what was bought; its status makes a replayed completion a no-op.
+ */
+export const checkoutSessions = pgTable(
+  'checkout_sessions',
+  {
+    id: text('id').primaryKey(),
+    provider: text('provider').notNull(),
+    userId: integer('user_id').notNull().references(() => users.id),
+    petId: integer('pet_id').notNull().references(() => pets.id),
+    planId: integer('plan_id').notNull().references(() => plans.id),
+    coupon: text('coupon'),
+    withCollarTag: boolean('with_collar_tag').notNull().default(false),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').notNull().default('open'),
+    /** The yearly plan's subscription at the provider, once paid. */
+    subscriptionId: text('subscription_id'),
+    subscriptionStatus: text('subscription_status'),
+    createdAt: createdAt(),
+    completedAt: timestamptz('completed_at'),
+  },
+  (t) => [index('checkout_sessions_user_idx').on(t.userId), index('checkout_sessions_subscription_idx').on(t.subscriptionId)],
+);
+
+/** E-mails written in the same transaction as the change they report; the worker sends and retries them. */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: serial('id').primaryKey(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
+    lastError: text('last_error'),
+    sentAt: timestamptz('sent_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
+);
+
 export const petAlerts = pgTable(
   'pet_alerts',
   {
