@@ -13,14 +13,21 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { Mailer } from './adapters/mail/index.js';
+import type { PaymentProvider } from './adapters/payments/index.js';
+import { createLocalPayments } from './adapters/payments/local.js';
+import { createStripePayments } from './adapters/payments/stripe.js';
 import { createDiskStorage, type FileStorage } from './adapters/storage/index.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { AppError } from './errors.js';
 import { contactRoutes } from './modules/contacts/routes.js';
 import { createContactService } from './modules/contacts/service.js';
+import { paymentRoutes } from './modules/payments/routes.js';
+import { createPaymentService, type PaymentService } from './modules/payments/service.js';
 import { petRoutes } from './modules/pets/routes.js';
 import { createPetService } from './modules/pets/service.js';
+import { publicRoutes } from './modules/public/routes.js';
+import { createPublicService } from './modules/public/service.js';
 import { userRoutes } from './modules/users/routes.js';
 import { createUserService } from './modules/users/service.js';
 import { createSocialVerifier } from './modules/users/social.js';
@@ -29,6 +36,13 @@ import { createUtilityService } from './modules/utilities/service.js';
 import { webDistFolder } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** For the worker's daily sweep, which runs beside the HTTP routes. */
+    payments: PaymentService;
+  }
+}
+
 export interface AppDependencies {
   config: Config;
   database: DatabaseHandle;
@@ -36,6 +50,8 @@ export interface AppDependencies {
   jwtSecret: string;
   /** Uploaded images; files under DATA_DIR/uploads when not given. */
   storage?: FileStorage;
+  /** Card payments; Stripe or the portal's own checkout, as configured, when not given. */
+  payments?: PaymentProvider;
   /** Where the built web app is served from; nothing is served when the folder is missing. */
   webRoot?: string;
 }
@@ -98,12 +114,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const utilities = createUtilityService({ database, config });
   const pets = createPetService({ db: database.db, storage });
   const contacts = createContactService({ db: database.db });
+  const publicPages = createPublicService({ db: database.db });
+  const provider = deps.payments ?? (config.stripe ? createStripePayments(config.stripe) : createLocalPayments(config.publicUrl));
+  const payments = createPaymentService({ db: database.db, provider, accounts: users, publicUrl: config.publicUrl, log: app.log });
+  app.decorate('payments', payments);
   await app.register(
     async (api) => {
       await api.register(userRoutes, { users, social: createSocialVerifier(config) });
       await api.register(utilityRoutes, { utilities });
       await api.register(petRoutes, { pets });
       await api.register(contactRoutes, { contacts });
+      await api.register(publicRoutes, { publicPages });
+      await api.register(paymentRoutes, { payments, localCheckout: provider.name === 'local' });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_BASE },

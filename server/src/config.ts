@@ -23,6 +23,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalUrl.refine((v) => !v || /^postgres(ql)?:/.test(v), 'must start with postgres://'),
   PUBLIC_URL: optionalUrl,
+  PRODUCTION_HOST: optionalString.refine((v) => !v || /^[a-z0-9.-]+(:\d+)?$/i.test(v), 'must be a host name, optionally with :port'),
   JWT_SECRET: optionalString.refine((v) => !v || v.length >= 32, 'must be at least 32 characters'),
   ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
   ADMIN_PASSWORD: optionalString,
@@ -37,6 +38,9 @@ const envSchema = z.object({
   FACEBOOK_APP_ID: optionalString,
   FACEBOOK_APP_SECRET: optionalString,
   FACEBOOK_GRAPH_URL: z.url().default('https://graph.facebook.com'),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_API_URL: optionalUrl,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_ALLOWLIST: z
     .string()
@@ -57,12 +61,16 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   publicUrl: string;
+  /** Host of the production portal; the public lookup page opened on any other host moves there. */
+  productionHost: string | undefined;
   jwtSecret: string | undefined;
   admin: { email: string; password: string | undefined };
   smtpUrl: string | undefined;
   mailFrom: string;
   google: { clientId: string | undefined; jwksUrl: string; issuers: string[] };
   facebook: { appId: string | undefined; appSecret: string | undefined; graphUrl: string };
+  /** Stripe when a secret key is set; otherwise the portal's own checkout page. */
+  stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   trustProxy: boolean;
   /** Client addresses exempt from rate limits (a monitoring probe, the benchmark). */
@@ -82,18 +90,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.FACEBOOK_APP_ID && !e.FACEBOOK_APP_SECRET) {
     throw new ConfigError('Invalid configuration: FACEBOOK_APP_SECRET is required when FACEBOOK_APP_ID is set');
   }
+  if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
+    throw new ConfigError('Invalid configuration: STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    productionHost: e.PRODUCTION_HOST?.toLowerCase(),
     jwtSecret: e.JWT_SECRET,
     admin: { email: e.ADMIN_EMAIL ?? 'admin@localhost', password: e.ADMIN_PASSWORD },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     google: { clientId: e.GOOGLE_CLIENT_ID, jwksUrl: e.GOOGLE_JWKS_URL, issuers: e.GOOGLE_ISSUERS },
     facebook: { appId: e.FACEBOOK_APP_ID, appSecret: e.FACEBOOK_APP_SECRET, graphUrl: e.FACEBOOK_GRAPH_URL },
+    stripe: e.STRIPE_SECRET_KEY
+      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL }
+      : null,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     rateLimitAllowList: e.RATE_LIMIT_ALLOWLIST,

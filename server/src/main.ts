@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, resolveJwtSecret } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seedStaticData } from './db/seed.js';
 import { ensureAdministrator } from './modules/users/bootstrap.js';
+import { startWorker } from './worker/index.js';
 
 async function main() {
   const config = loadConfig();
@@ -16,6 +17,7 @@ async function main() {
 
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'mail') });
   const app = await buildApp({ config, database, mailer, jwtSecret });
+  const stopWorker = startWorker(app, database.db, mailer);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -23,6 +25,7 @@ async function main() {
     closing = true;
     app.log.info(`${signal} received: finishing requests in flight, then closing the database`);
     await app.close();
+    await stopWorker();
     await database.close();
     process.exit(0);
   };

@@ -2,7 +2,7 @@ import { messages, type AuthResult, type User } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../src/db/schema.js';
-import { call, createTestApp, signUpOwner, uniqueEmail, validSignUp, type TestContext } from './helpers.js';
+import { call, createTestApp, registerPet, signUpOwner, uniqueEmail, validSignUp, type TestContext } from './helpers.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -240,5 +240,32 @@ describe('every answer', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().succeeded).toBe(false);
+  });
+});
+
+describe('backing out of sign-up', () => {
+  it('frees the e-mail of the abandoned account, and signing up again revives it', async () => {
+    const first = await signUpOwner(ctx.app);
+    await call(ctx.app, 'GET', 'Users/deactivate-user', { token: first.token });
+    const exists = await call(ctx.app, 'GET', `Users/email-exists/?email=${encodeURIComponent(first.input.email)}`);
+    expect(exists.body.result).toBeNull();
+
+    const again = await call<AuthResult>(ctx.app, 'POST', 'Users/signup', {
+      body: { ...validSignUp(), email: first.input.email, firstName: 'Jo', password: 'Other#Pass2' },
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.result!.user).toMatchObject({ id: first.user.id, data: { firstName: 'Jo', isActive: true } });
+    expect((await call(ctx.app, 'GET', 'Users/current-user', { token: first.token })).status).toBe(401);
+    expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: first.input.email, password: 'Other#Pass2' } })).status).toBe(200);
+  });
+
+  it('keeps the e-mail taken when the account has a pet', async () => {
+    const owner = await signUpOwner(ctx.app);
+    await registerPet(ctx.app, owner.token);
+    await call(ctx.app, 'GET', 'Users/deactivate-user', { token: owner.token });
+    const { status, body } = await call(ctx.app, 'POST', 'Users/signup', { body: { ...validSignUp(), email: owner.input.email } });
+    expect(status).toBe(409);
+    expect(body.errors).toEqual([messages.emailTaken]);
+    expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: owner.input.email, password: owner.input.password } })).status).toBe(403);
   });
 });

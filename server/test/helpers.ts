@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AuthResult, Envelope } from '@petreg/contract';
+import type { AuthResult, CreatedPet, Envelope, StaticData } from '@petreg/contract';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
@@ -115,4 +115,25 @@ export async function signUpOwner(app: FastifyInstance, overrides: Partial<Retur
 export async function readOutbox(outboxDir: string) {
   const files = readdirSync(outboxDir).filter((f) => f.endsWith('.eml')).sort();
   return Promise.all(files.map((f) => simpleParser(readFileSync(join(outboxDir, f)))));
+}
+
+let chipSerial = 0;
+/** A fresh 15-digit ISO chip number (country code 840, USA), unique in this process. */
+export const uniqueChip = (prefix = '840') => `${prefix}${String(Date.now() % 1e9).padStart(9, '0')}${String(chipSerial++).padStart(3, '0')}`.slice(0, 15);
+
+/** Registers a dog with a chip for the owner through the API and answers the pet. */
+export async function registerPet(app: FastifyInstance, token: string, chipId: string | null = uniqueChip()) {
+  const data = (await call<StaticData>(app, 'GET', 'utilities/static-data')).body.result!;
+  const { status, body } = await call<CreatedPet>(app, 'POST', 'Pet/create-pet', {
+    token,
+    body: {
+      name: 'Biscuit',
+      chipId: chipId ?? '',
+      confirmChip: chipId ?? '',
+      chipTypeId: chipId ? data.brands[0]!.id : null,
+      speciesId: data.species[0]!.id,
+    },
+  });
+  if (status !== 200) throw new Error(`pet registration failed: ${status} ${body.errors.join(', ')}`);
+  return body.result!.pet;
 }

@@ -63,4 +63,8 @@ export const support = {
   blogUrl: '/blog',
   privacyUrl: '/privacy',
   termsUrl: '/terms',
+  /** Help for owners who do not know their pet's chip number (lookup page). */
+  findChipNumberUrl: 'https://www.petlink.net/blog/find-pets-microchip-number/',
+  /** AAHA's lookup across participating registries: the next stop for a chip not registered here. */
+  universalLookupUrl: 'https://www.petmicrochiplookup.org/',
 } as const;

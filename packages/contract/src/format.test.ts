@@ -8,5 +8,6 @@ describe('dates', () => {
     expect(toApiDate(new Date(2024, 0, 5))).toBe('2024-01-05');
     expect(toApiDate('')).toBeNull();
     expect(formatRegisteredUntil('2027-03-09')).toBe('Mar 09, 2027');
+    expect(formatRegisteredUntil('2027-03-09T00:30:00.000Z')).toBe('Mar 09, 2027');
   });
 });

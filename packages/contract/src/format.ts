@@ -1,4 +1,7 @@
 import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc.js';
+
+dayjs.extend(utc);
 
 /** Dates shown to people: MM/DD/YYYY. */
 export function formatDate(value: string | Date | null | undefined): string {
@@ -10,7 +13,7 @@ export function toApiDate(value: string | Date | null | undefined): string | nul
   return value ? dayjs(value).format('YYYY-MM-DD') : null;
 }
 
-/** Registered-until dates: MMM DD, YYYY. */
+/** Registered-until dates: MMM DD, YYYY, the UTC day the server stored, whatever the browser's time zone. */
 export function formatRegisteredUntil(value: string | Date): string {
-  return dayjs(value).format('MMM DD, YYYY');
+  return dayjs.utc(value).format('MMM DD, YYYY');
 }

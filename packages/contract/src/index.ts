@@ -7,4 +7,8 @@ export * from './phone.js';
 export * from './user.js';
 export * from './routes.js';
 export * from './chip.js';
+export * from './chipManufacturers.js';
+export * from './lookup.js';
+export * from './publicProfile.js';
 export * from './pet.js';
+export * from './payment.js';

@@ -24,7 +24,8 @@ function petName(min: number, minMessage: string) {
   return z
     .string({ error: messages.petNameRequired })
     .trim()
-    .min(1, { error: messages.petNameRequired, abort: true })
+    // No abort here: an aborted field would keep the chip rules from running beside it.
+    .min(1, { error: messages.petNameRequired })
     .min(min, { error: minMessage })
     .max(100);
 }
@@ -71,6 +72,14 @@ function checkChip(value: { chipId: string; confirmChip: string; chipTypeId: num
   if (!value.chipTypeId) ctx.addIssue({ code: 'custom', path: ['chipTypeId'], message: messages.chipTypeRequired });
 }
 
+/** Chip rules run with the other fields' errors, so a form shows them all at once. */
+function chipFieldsParsed(payload: { issues: readonly { path?: readonly PropertyKey[] }[] }): boolean {
+  return payload.issues.every((issue) => {
+    const field = issue.path?.[0];
+    return field === undefined || !(field in chipFields);
+  });
+}
+
 const chipFields = {
   chipId: z.string().max(40).nullish().transform((v) => normaliseChipId(v ?? '')),
   confirmChip: z.string().max(40).nullish().transform((v) => normaliseChipId(v ?? '')),
@@ -80,7 +89,7 @@ const chipFields = {
 /** Registration (client/pet, pet-register): POST Pet/create-pet. */
 export const petRegistrationSchema = z
   .object({ ...petFields(limits.petNameMinRegistration, messages.petNameMin2), ...chipFields })
-  .superRefine(checkChip);
+  .superRefine(checkChip, { when: chipFieldsParsed });
 export type PetRegistrationInput = z.input<typeof petRegistrationSchema>;
 export type PetRegistration = z.output<typeof petRegistrationSchema>;
 
@@ -91,7 +100,7 @@ export const petProfileSchema = z
     ...petFields(limits.petNameMinOwnerEdit, messages.petNameMin3),
     ...chipFields,
   })
-  .superRefine(checkChip);
+  .superRefine(checkChip, { when: chipFieldsParsed });
 export type PetProfileInput = z.input<typeof petProfileSchema>;
 export type PetProfile = z.output<typeof petProfileSchema>;
 
@@ -131,6 +140,8 @@ export interface Chip {
 export interface Pet {
   id: number;
   publicId: string;
+  /** Code of the pet's short link (/short/{code}); null for a pet created before short links existed. */
+  shortId: string | null;
   name: string;
   image: string | null;
   imageUrl: string | null;

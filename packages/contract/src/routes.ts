@@ -12,6 +12,11 @@ export const paths = {
   resetPassword: '/reset-password',
   petRegister: '/pet-register',
   healthcheck: '/healthcheck',
+  microchipLookup: '/microchip-lookup',
+  /** Followed by the pet's public id. */
+  petProfiles: '/pet-profiles',
+  /** Followed by the pet's short id: the address printed on collar tags. */
+  short: '/short',
   notFound: '/404',
   client: '/client',
   clientDashboard: '/client/dashboard',
@@ -22,10 +27,17 @@ export const paths = {
   clientPetUpdate: '/client/pet/update',
   clientPetCheckout: '/client/pet/checkout',
   petSubscription: '/pet-subscription',
+  /** Thank You page after paying; read with `?session_id=`. */
+  petRegistrationComplete: '/pet-registration-complete',
+  /** The portal's own checkout page (embedded payments), followed by the checkout session id. */
+  checkout: '/checkout',
+  /** The portal's own billing dashboard (embedded payments). */
+  billing: '/billing',
   clientAddVet: '/client/add-vet',
   clientProfile: '/client/profile',
   clientAddAlert: '/client/add-alert',
   clientMemberPerks: '/client/member-perks',
+  clientPerks: '/client/perks',
   admin: '/admin',
   adminDashboard: '/admin-dashboard',
   adminSearch: '/admin-search',

@@ -54,6 +54,8 @@ export interface StaticData {
 export interface PublicSettings {
   enableQRcodeUpsell: boolean;
   clientSiteBase: string;
+  /** Host the public lookup page belongs on; opened elsewhere, it moves there. Null when not configured. */
+  productionHost: string | null;
   languages: { id: string; title: string }[];
   socialSignIn: { googleClientId: string | null; facebookAppId: string | null };
 }

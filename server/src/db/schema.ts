@@ -50,6 +50,8 @@ export const users = pgTable(
     googleId: text('google_id').unique(),
     facebookId: text('facebook_id').unique(),
     isActive: boolean('is_active').notNull().default(true),
+    /** Set when the owner backed out of sign-up: the e-mail may then sign up afresh. */
+    signUpAbandonedAt: timestamptz('sign_up_abandoned_at'),
     createdAt: createdAt(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { messages } from '@petreg/contract';
+import { API_BASE, messages } from '@petreg/contract';
 import sharp from 'sharp';
 import type { FileStorage } from './index.js';
 import { AppError, badRequest } from '../../errors.js';
@@ -10,6 +10,13 @@ const MAX_EDGE_PX = 1600;
 const STORED_NAME = /^[a-f0-9]{32}\.jpg$/;
 
 export const imageFolders = { pets: 'pet-images', users: 'user-images' } as const;
+
+/** Where the API serves each folder's images (GET pet/pet-images/{file}, GET Users/user-images/{file}). */
+const imageRoutes = { pets: `${API_BASE}/pet/pet-images`, users: `${API_BASE}/Users/user-images` } as const;
+
+/** The address of a stored image, or null without one. */
+export const imageUrl = (folder: keyof typeof imageRoutes, name: string | null): string | null =>
+  name ? `${imageRoutes[folder]}/${name}` : null;
 
 /**
  * Stores an uploaded image (a data URL) after checking by its content that it is an image,

@@ -13,10 +13,11 @@ import type { FileStorage } from '../../adapters/storage/index.js';
 import { recordAudit } from '../../db/audit.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { breeds, chips, chipTypes, petBreeds, pets, species } from '../../db/schema.js';
+import { breeds, chips, chipTypes, petBreeds, pets, shortLinks, species } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
-import { imageFolders, isStoredImageName, resolveImageField } from '../../adapters/storage/images.js';
+import { createShortLink } from '../public/shortLinks.js';
+import { imageFolders, imageUrl, isStoredImageName, resolveImageField } from '../../adapters/storage/images.js';
 
 type PetRow = typeof pets.$inferSelect;
 type ChipRow = typeof chips.$inferSelect;
@@ -33,7 +34,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
   async function toPets(rows: PetRow[]): Promise<Pet[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const [breedRows, chipRows, speciesRows] = await Promise.all([
+    const [breedRows, chipRows, speciesRows, linkRows] = await Promise.all([
       db
         .select({ petId: petBreeds.petId, id: breeds.id, name: breeds.name })
         .from(petBreeds)
@@ -46,8 +47,10 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
         .where(and(inArray(chips.petId, ids), isNull(chips.removedAt)))
         .orderBy(asc(chips.id)),
       db.select().from(species),
+      db.select().from(shortLinks).where(inArray(shortLinks.petId, ids)),
     ]);
     const speciesName = new Map(speciesRows.map((s) => [s.id, s.name]));
+    const shortId = new Map(linkRows.map((l) => [l.petId, l.code]));
     const now = Date.now();
     return rows.map((row) => {
       const petBreedRows = breedRows.filter((b) => b.petId === row.id).map(({ id, name }) => ({ id, name }));
@@ -63,9 +66,10 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
       return {
         id: row.id,
         publicId: row.publicId,
+        shortId: shortId.get(row.id) ?? null,
         name: row.name,
         image: row.image,
-        imageUrl: row.image ? `/api/v2/pet/pet-images/${row.image}` : null,
+        imageUrl: imageUrl('pets', row.image),
         species: row.speciesId ? (speciesName.get(row.speciesId) ?? null) : null,
         speciesId: row.speciesId,
         petBreedList: petBreedRows.map((b) => b.id),
@@ -184,6 +188,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
             .returning({ id: pets.id });
           await replaceBreeds(tx, row!.id, input.breeds);
           await setChip(tx, row!.id, input.chipId, input.chipTypeId);
+          await createShortLink(tx, row!.id);
           return row!.id;
         });
         const [pet] = await toPets(await db.select().from(pets).where(eq(pets.id, petId)));

@@ -13,9 +13,9 @@ import {
 } from '@petreg/contract';
 import type { z } from 'zod';
 import type { profileSchema, userSettingsSchema } from '@petreg/contract';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, not, sql } from 'drizzle-orm';
 import type { Mailer } from '../../adapters/mail/index.js';
-import { imageFolders, isStoredImageName, resolveImageField } from '../../adapters/storage/images.js';
+import { imageFolders, imageUrl, isStoredImageName, resolveImageField } from '../../adapters/storage/images.js';
 import type { FileStorage } from '../../adapters/storage/index.js';
 import { recordAudit } from '../../db/audit.js';
 import type { Database } from '../../db/client.js';
@@ -31,6 +31,17 @@ const RESET_TOKEN_TTL_MS = 3600_000;
 const unknownUserHash = hash(randomBytes(16).toString('hex'));
 
 const byEmail = (email: string) => eq(sql`lower(${users.email})`, email.toLowerCase());
+
+/**
+ * An account its owner backed out of during sign-up and that never held a pet or a payment: the
+ * e-mail counts as free, and signing up again revives the account.
+ */
+const abandonedSignUp = and(
+  isNotNull(users.signUpAbandonedAt),
+  eq(users.isActive, false),
+  sql`not exists (select 1 from pets where pets.user_id = ${users.id})`,
+  sql`not exists (select 1 from payments where payments.user_id = ${users.id})`,
+)!;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** A profile from a sign-in provider, already verified on the server. */
@@ -83,7 +94,7 @@ export function createUserService(deps: {
       role: u.roles as Role[],
       data: {
         displayName: `${u.firstName} ${u.lastName}`.trim(),
-        photoUrl: u.photo ? `/api/v2/Users/user-images/${u.photo}` : null,
+        photoUrl: imageUrl('users', u.photo),
         email: u.email,
         shortcuts: u.shortcuts,
         haveActivePets: row.haveActivePets,
@@ -123,19 +134,28 @@ export function createUserService(deps: {
     forget,
 
     async signUp(input: SignUpInput): Promise<AuthResult> {
-      if (await findByEmail(input.email)) throw conflict(messages.emailTaken);
-      const [created] = await db
-        .insert(users)
-        .values({
-          email: input.email,
-          passwordHash: await hash(input.password),
-          firstName: input.firstName,
-          lastName: input.lastName,
-          phoneNumber: normalisePhone(input.phoneNumber),
-          roles: ['customer'],
-        })
-        .onConflictDoNothing()
-        .returning({ id: users.id });
+      const values = {
+        email: input.email,
+        passwordHash: await hash(input.password),
+        firstName: input.firstName,
+        lastName: input.lastName,
+        phoneNumber: normalisePhone(input.phoneNumber),
+        roles: ['customer'],
+      };
+      const existing = await findByEmail(input.email);
+      if (existing) {
+        // Backing out of sign-up deactivates the half-made account; signing up again revives it,
+        // unless it ever held a pet or a payment.
+        const [revived] = await db
+          .update(users)
+          .set({ ...values, isActive: true, signUpAbandonedAt: null, updatedAt: new Date() })
+          .where(and(eq(users.id, existing.id), abandonedSignUp))
+          .returning({ id: users.id });
+        if (!revived) throw conflict(messages.emailTaken);
+        forget(revived.id);
+        return authResult(revived.id, false);
+      }
+      const [created] = await db.insert(users).values(values).onConflictDoNothing().returning({ id: users.id });
       // Another sign-up with the same e-mail won the race.
       if (!created) throw conflict(messages.emailTaken);
       return authResult(created.id, false);
@@ -176,8 +196,8 @@ export function createUserService(deps: {
     },
 
     async emailExists(email: string): Promise<{ id: number } | null> {
-      const user = await findByEmail(email);
-      return user ? { id: user.id } : null;
+      const [user] = await db.select({ id: users.id }).from(users).where(and(byEmail(email), not(abandonedSignUp)));
+      return user ?? null;
     },
 
     /** Mails a single-use reset link; answers the same whether or not the account exists. */
@@ -266,7 +286,8 @@ export function createUserService(deps: {
 
     /** The sign-up flow's back navigation abandons the half-made account this way. */
     async deactivate(session: Session): Promise<void> {
-      await db.update(users).set({ isActive: false, updatedAt: new Date() }).where(eq(users.id, session.userId));
+      const now = new Date();
+      await db.update(users).set({ isActive: false, signUpAbandonedAt: now, updatedAt: now }).where(eq(users.id, session.userId));
       await sessions.revokeAllFor(session.userId);
       forget(session.userId);
     },

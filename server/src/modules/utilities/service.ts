@@ -35,6 +35,7 @@ export function createUtilityService(deps: { database: DatabaseHandle; config: C
       return {
         enableQRcodeUpsell: stored.get('enableQRcodeUpsell') === true,
         clientSiteBase: deps.config.publicUrl,
+        productionHost: deps.config.productionHost ?? null,
         languages: [
           { id: 'en', title: 'English' },
           { id: 'tr', title: 'Turkish' },

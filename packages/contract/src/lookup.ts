@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { normaliseChipId } from './chip.js';
+import { chipManufacturers, isoCountryCodeRange, type ChipFormat } from './chipManufacturers.js';
+import { limits } from './constants.js';
+import { messages } from './messages.js';
+
+/** Spec 5: 9, 10 or 15 characters, counted once the spacing and asterisks readers print are gone. */
+export function isLookupLength(chipId: string): boolean {
+  return (limits.lookupLengths as readonly number[]).includes(chipId.length);
+}
+
+/** The public microchip lookup: GET utilities/microchip-lookup?id= and the lookup page's search box. */
+export const microchipLookupSchema = z.object({
+  id: z
+    .string({ error: messages.lookupLength })
+    .max(40, { error: messages.lookupLength })
+    .transform(normaliseChipId)
+    .refine(isLookupLength, { error: messages.lookupLength }),
+});
+export type MicrochipLookupInput = z.input<typeof microchipLookupSchema>;
+
+/** What the number itself tells, whoever holds the chip. */
+export interface ChipNumberInfo {
+  format: ChipFormat | null;
+  /** Whose registry to try next, when the number points to one. */
+  manufacturer: string | null;
+  /** ISO 3166 numeric code of a chip issued under a national scheme instead of a manufacturer code. */
+  countryCode: string | null;
+}
+
+/** The answer of the lookup (spec 3): `result` with an id when registered, otherwise null. */
+export interface MicrochipLookup {
+  /** The chip number as registered; nothing about the pet or its owner. */
+  result: { id: string } | null;
+  isRegistered: boolean;
+  chip: ChipNumberInfo;
+}
+
+function formatOf(chipId: string): ChipFormat | null {
+  if (/^\d{15}$/.test(chipId)) return 'iso';
+  if (/^[0-9A-F]{10}$/.test(chipId)) return 'tenCharacter';
+  if (/^\d{9}$/.test(chipId)) return 'nineDigit';
+  return null;
+}
+
+/** Format and manufacturer of a normalised chip number, from the manufacturer table. */
+export function describeChipNumber(chipId: string): ChipNumberInfo {
+  const format = formatOf(chipId);
+  if (!format) return { format: null, manufacturer: null, countryCode: null };
+  const lead = Number(chipId.slice(0, 3));
+  if (format === 'iso' && lead >= isoCountryCodeRange.min && lead <= isoCountryCodeRange.max) {
+    return { format, manufacturer: null, countryCode: chipId.slice(0, 3) };
+  }
+  const [match] = chipManufacturers
+    .filter((m) => m.format === format && chipId.startsWith(m.prefix))
+    .sort((a, b) => b.prefix.length - a.prefix.length);
+  return { format, manufacturer: match?.name ?? null, countryCode: null };
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { messages } from './messages.js';
+
+/** The QR collar tag sold with a plan (US only), shipping included. */
+export const collarTagPriceCents = 2499;
+
+export interface Plan {
+  id: number;
+  planId: string;
+  name: string;
+  priceId: string | null;
+  /** Dollars, as the spec's planPrice. */
+  planPrice: number;
+  priceCents: number;
+  currency: string;
+  oneTime: boolean;
+}
+
+export const updatePlanSchema = z.object({
+  id: z.number().int().positive(),
+  planId: z.number().int().positive(),
+});
+
+/** GET checkout/stripe-subscription/{id}: booleans arrive as query text. */
+export const checkoutQuerySchema = z.object({
+  petFlow: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  isTagSelected: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  coupon: z.string().trim().toUpperCase().max(40).optional(),
+});
+
+/** The card form of the portal's own checkout page (the embedded default, no real charge). */
+export const cardSchema = z.object({
+  name: z.string().trim().min(1, { error: messages.cardNameRequired }).max(100),
+  cardNumber: z
+    .string()
+    .transform((v) => v.replace(/[\s-]/g, ''))
+    .pipe(z.string().regex(/^\d{12,19}$/, { error: messages.cardNumberInvalid })),
+  expiry: z
+    .string()
+    .trim()
+    .regex(/^(0[1-9]|1[0-2])\s*\/\s*(\d{2})$/, { error: messages.cardExpiryInvalid }),
+  cvc: z.string().trim().regex(/^\d{3,4}$/, { error: messages.cardCvcInvalid }),
+});
+export type CardInput = z.input<typeof cardSchema>;
+
+/** What the portal's checkout page shows before paying. */
+export interface CheckoutOrder {
+  sessionId: string;
+  petName: string;
+  planName: string;
+  oneTime: boolean;
+  planPriceCents: number;
+  coupon: string | null;
+  discountCents: number;
+  collarTagCents: number;
+  totalCents: number;
+  currency: string;
+  status: 'open' | 'complete' | 'canceled';
+  cancelUrl: string;
+}
+
+/** Payment completion result of spec section 3. */
+export interface PaymentCompletion {
+  customerEmail: string | null;
+  phoneNumber: string | null;
+  firstName: string;
+  lastName: string;
+  customerAddress: { line1: string | null; city: string | null; state: string | null; zipCode: string | null; country: string | null };
+  currency: string;
+  /** Cents. */
+  orderTotal: number;
+  paymentId: string | null;
+  coupon: string | null;
+  tax: number;
+  petId: number;
+}
+
+/** One protected pet on the owner's billing page and in GET pet/microchip-subscriptions. */
+export interface MicrochipSubscription {
+  id: string;
+  petId: number;
+  petName: string;
+  chipId: string | null;
+  planName: string;
+  oneTime: boolean;
+  expirationDate: string | null;
+  /** active, canceled (runs to its end, no renewal), or expired. */
+  status: string;
+}
+
+export interface PaymentRecord {
+  id: number;
+  petName: string | null;
+  planName: string | null;
+  cardLast4: string | null;
+  amountCents: number;
+  currency: string;
+  status: string;
+  coupon: string | null;
+  createdAt: string;
+}
+
+export interface BillingOverview {
+  payments: PaymentRecord[];
+  subscriptions: MicrochipSubscription[];
+}
+
+/** Money for people: $19.95. */
+export function formatMoney(cents: number, currency = 'usd'): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+}

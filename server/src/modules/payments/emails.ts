@@ -1,0 +1,22 @@
+import { formatMoney, formatRegisteredUntil } from '@petreg/contract';
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The receipt sent once a protection plan is paid. */
+export function receiptEmail(order: {
+  firstName: string;
+  petName: string;
+  planName: string;
+  amountCents: number;
+  currency: string;
+  expiration: Date | null;
+  dashboardUrl: string;
+}) {
+  const until = order.expiration ? `registered until ${formatRegisteredUntil(order.expiration)}` : 'registered for life';
+  const paid = formatMoney(order.amountCents, order.currency);
+  return {
+    subject: `${order.petName} is protected`,
+    text: `Hi ${order.firstName},\n\nThank you. We received ${paid} for ${order.planName}: ${order.petName}'s microchip is now ${until}.\nIf ${order.petName} is ever found, the finder can reach you through our recovery service, 24/7.\n\nYour dashboard: ${order.dashboardUrl}\n`,
+    html: `<p>Hi ${escape(order.firstName)},</p><p>Thank you. We received ${escape(paid)} for ${escape(order.planName)}: ${escape(order.petName)}'s microchip is now ${escape(until)}.</p><p>If ${escape(order.petName)} is ever found, the finder can reach you through our recovery service, 24/7.</p><p><a href="${escape(order.dashboardUrl)}">Go to your dashboard</a></p>`,
+  };
+}

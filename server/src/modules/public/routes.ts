@@ -1,0 +1,38 @@
+import { microchipLookupSchema } from '@petreg/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { answer, perIp } from '../../http.js';
+import type { PublicService } from './service.js';
+
+const MINUTE = 60_000;
+/**
+ * No sign-in here, so these limits are what stops one address from walking through chip numbers,
+ * profile ids or short codes. A finder or a shelter desk stays far below them.
+ */
+const limits = {
+  lookup: { max: 30, window: MINUTE },
+  profile: { max: 60, window: MINUTE },
+  shortLink: { max: 60, window: MINUTE },
+};
+
+const idParams = z.object({ id: z.string().max(64) });
+
+export const publicRoutes: FastifyPluginAsyncZod<{ publicPages: PublicService }> = async (app, { publicPages }) => {
+  const tags = ['Public'];
+
+  app.get(
+    '/utilities/microchip-lookup',
+    { schema: { tags, querystring: microchipLookupSchema }, config: perIp(limits.lookup) },
+    async (request) => answer(await publicPages.lookup(request.query.id)),
+  );
+
+  app.get('/pet/pet-profiles/:id', { schema: { tags, params: idParams }, config: perIp(limits.profile) }, async (request) =>
+    answer(await publicPages.profile(request.params.id)),
+  );
+
+  app.get(
+    '/pet/short-url-details/:id',
+    { schema: { tags, params: idParams }, config: perIp(limits.shortLink) },
+    async (request) => answer(await publicPages.shortLinkTarget(request.params.id)),
+  );
+};

@@ -1,0 +1,168 @@
+import {
+  ageInMonths,
+  describeChipNumber,
+  formatFoundSince,
+  lbsToKg,
+  messages,
+  sharesContact,
+  type MicrochipLookup,
+  type PublicPetProfile,
+  type PublicProfile,
+} from '@petreg/contract';
+import { and, asc, desc, eq, gt, isNull, or } from 'drizzle-orm';
+import { z } from 'zod';
+import { imageUrl } from '../../adapters/storage/images.js';
+import type { Database } from '../../db/client.js';
+import {
+  backupContacts,
+  breeds,
+  chips,
+  petAlerts,
+  petBreeds,
+  pets,
+  shortLinks,
+  sitePets,
+  sites,
+  species,
+  states,
+  users,
+} from '../../db/schema.js';
+import { notFound } from '../../errors.js';
+import { isShortCode } from './shortLinks.js';
+
+const isUuid = (value: string) => z.uuid().safeParse(value).success;
+const timestamp = (value: Date | null) => (value ? value.toISOString() : null);
+
+export type PublicService = ReturnType<typeof createPublicService>;
+
+/** What anyone may learn without signing in: whether a chip is registered, a pet's public profile, a short link's target. */
+export function createPublicService(deps: { db: Database }) {
+  const { db } = deps;
+
+  /** The owner's contact fields and the first vet and backup contact, for a pet whose owner shares them. */
+  async function contact(petId: number, userId: number) {
+    const [firstContact, firstSite] = await Promise.all([
+      db
+        .select({ id: backupContacts.id, phoneNumber: backupContacts.phoneNumber })
+        .from(backupContacts)
+        .where(and(eq(backupContacts.userId, userId), isNull(backupContacts.deletedAt)))
+        .orderBy(asc(backupContacts.id))
+        .limit(1),
+      db
+        .select({ id: sites.id, googlePlaceId: sites.googlePlaceId, phoneNumber: sites.phoneNumber })
+        .from(sitePets)
+        .innerJoin(sites, eq(sites.id, sitePets.siteId))
+        .where(and(eq(sitePets.petId, petId), isNull(sitePets.deletedAt)))
+        .orderBy(asc(sitePets.id))
+        .limit(1),
+    ]);
+    return { backupContacts: firstContact, sites: firstSite };
+  }
+
+  return {
+    /** Registered means held by an active pet, on an enabled chip whose registration has not run out. */
+    async lookup(chipId: string, now: Date = new Date()): Promise<MicrochipLookup> {
+      const [registered] = await db
+        .select({ id: chips.chipId })
+        .from(chips)
+        .innerJoin(pets, eq(pets.id, chips.petId))
+        .where(
+          and(
+            eq(chips.chipId, chipId),
+            isNull(chips.removedAt),
+            eq(chips.isActive, true),
+            or(eq(chips.oneTime, true), isNull(chips.expirationDate), gt(chips.expirationDate, now)),
+            eq(pets.isActive, true),
+            isNull(pets.deletedAt),
+          ),
+        )
+        .limit(1);
+      return { result: registered ?? null, isRegistered: Boolean(registered), chip: describeChipNumber(chipId) };
+    },
+
+    /** The profile behind a public id; unknown, removed pets and deactivated owners' pets are not found. */
+    async profile(publicId: string, now: Date = new Date()): Promise<PublicProfile> {
+      if (!isUuid(publicId)) throw notFound(messages.notFound);
+      const [row] = await db
+        .select({
+          pet: pets,
+          species: species.name,
+          owner: {
+            firstName: users.firstName,
+            lastName: users.lastName,
+            email: users.email,
+            phone: users.phoneNumber,
+            photo: users.photo,
+          },
+          state: { abbreviation: states.abbreviation, country: states.countryAbbreviation },
+        })
+        .from(pets)
+        .innerJoin(users, eq(users.id, pets.userId))
+        .leftJoin(states, eq(states.id, users.stateId))
+        .leftJoin(species, eq(species.id, pets.speciesId))
+        .where(and(eq(pets.publicId, publicId), isNull(pets.deletedAt), eq(users.isActive, true)));
+      if (!row) throw notFound(messages.notFound);
+      const { pet, owner, state } = row;
+
+      const [breedRows, [openAlert]] = await Promise.all([
+        db
+          .select({ name: breeds.name })
+          .from(petBreeds)
+          .innerJoin(breeds, eq(breeds.id, petBreeds.breedId))
+          .where(eq(petBreeds.petId, pet.id))
+          .orderBy(asc(breeds.name)),
+        db
+          .select({ status: petAlerts.status })
+          .from(petAlerts)
+          .where(and(eq(petAlerts.petId, pet.id), isNull(petAlerts.foundAt)))
+          .orderBy(desc(petAlerts.createdAt))
+          .limit(1),
+      ]);
+
+      const missingDate = timestamp(pet.missingDate);
+      const foundDate = timestamp(pet.foundDate);
+      const shared = sharesContact({ missingDate, foundDate, shareContactInfo: pet.shareContactInfo });
+      const reachable = shared ? await contact(pet.id, pet.userId) : { backupContacts: [], sites: [] };
+
+      const profile: PublicPetProfile = {
+        petName: pet.name,
+        species: row.species,
+        breed: breedRows.length ? breedRows.map((b) => b.name).join(', ') : null,
+        age: ageInMonths(pet.dob, now),
+        sex: pet.sex as PublicPetProfile['sex'],
+        weight: pet.approximateWeight === null ? null : lbsToKg(Number(pet.approximateWeight)),
+        image: imageUrl('pets', pet.image),
+        // The last-seen ZIP says where the pet went missing; it stays private otherwise.
+        zipcode: missingDate ? pet.zipCode : null,
+        missingDate,
+        foundDate,
+        foundSince: pet.foundDate ? formatFoundSince(pet.foundDate, now) : null,
+        alertStatus: openAlert?.status ?? null,
+        shareContactInfo: pet.shareContactInfo,
+        firstName: owner.firstName,
+        lastName: owner.lastName,
+        state: state ? { abbreviation: state.abbreviation } : null,
+        country: state?.country ?? null,
+        userPhoto: imageUrl('users', owner.photo),
+        email: shared ? owner.email : null,
+        phone: shared ? owner.phone : null,
+        backupContacts: reachable.backupContacts,
+      };
+      return { pet: profile, sites: reachable.sites };
+    },
+
+    /** The public id of the pet a short link names. */
+    async shortLinkTarget(code: string): Promise<string> {
+      const normalised = code.toLowerCase();
+      if (!isShortCode(normalised)) throw notFound(messages.invalidShortUrl);
+      const [row] = await db
+        .select({ publicId: pets.publicId })
+        .from(shortLinks)
+        .innerJoin(pets, eq(pets.id, shortLinks.petId))
+        .innerJoin(users, eq(users.id, pets.userId))
+        .where(and(eq(shortLinks.code, normalised), isNull(pets.deletedAt), eq(users.isActive, true)));
+      if (!row) throw notFound(messages.invalidShortUrl);
+      return row.publicId;
+    },
+  };
+}

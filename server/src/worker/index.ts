@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import type { Mailer } from '../adapters/mail/index.js';
+import type { Database } from '../db/client.js';
+import { sendDueMail } from './outbox.js';
+
+const OUTBOX_EVERY_MS = 5000;
+const SWEEP_EVERY_MS = 24 * 3600_000;
+
+/**
+ * Background work beside the HTTP server: the mail outbox and the daily expiry sweep. Returns a
+ * stop function that waits for a round in progress, for graceful shutdown.
+ */
+export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  const run = (name: string, job: () => Promise<unknown>) => () => {
+    running = running.then(job).catch((error: unknown) => app.log.error({ err: error }, `${name} failed`));
+  };
+  const sendMail = run('mail outbox', () => sendDueMail(db, mailer));
+  const sweep = run('expiry sweep', async () => {
+    const expired = await app.payments.expireLapsedRegistrations();
+    if (expired) app.log.info(`expiry sweep: ${expired} yearly registrations lapsed`);
+  });
+  sweep();
+  const timers = [setInterval(sendMail, OUTBOX_EVERY_MS), setInterval(sweep, SWEEP_EVERY_MS)];
+  return async () => {
+    timers.forEach(clearInterval);
+    await running;
+  };
+}

@@ -1,0 +1,289 @@
+import { messages, type BillingOverview, type CheckoutOrder, type MicrochipSubscription, type PaymentCompletion, type Pet, type User } from '@petreg/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chips, mailOutbox, payments, settings } from '../src/db/schema.js';
+import { sendDueMail } from '../src/worker/outbox.js';
+import { call, createTestApp, readOutbox, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
+
+let ctx: TestContext;
+let yearly: number;
+let lifetime: number;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  const { body } = await call<{ plans: { id: number; oneTime: boolean; planPrice: number }[] }>(ctx.app, 'GET', 'pet/plans');
+  yearly = body.result!.plans.find((p) => !p.oneTime)!.id;
+  lifetime = body.result!.plans.find((p) => p.oneTime)!.id;
+});
+afterAll(() => ctx.close());
+
+const DAY = 86_400_000;
+
+/** An owner with a chipped pet whose plan is chosen, ready to check out. */
+async function ownerWithPlan(planId: number, chipId = uniqueChip()) {
+  const owner = await signUpOwner(ctx.app);
+  const pet = await registerPet(ctx.app, owner.token, chipId);
+  expect((await call(ctx.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: pet.id, planId } })).body.result).toEqual({ id: pet.id });
+  return { ...owner, pet };
+}
+
+async function startCheckout(token: string, petId: number, query = 'petFlow=false&isTagSelected=false') {
+  return call<{ location: string }>(ctx.app, 'GET', `checkout/stripe-subscription/${petId}?${query}`, { token });
+}
+
+const sessionIdOf = (location: string) => location.split('/checkout/')[1]!;
+
+async function pay(token: string, sessionId: string, cardNumber = '4242 4242 4242 4242', expiry = '12/39') {
+  return call<{ location: string }>(ctx.app, 'POST', `checkout/local/${sessionId}/pay`, {
+    token,
+    body: { name: 'Jamie Rivera', cardNumber, expiry, cvc: '123' },
+  });
+}
+
+async function petOf(token: string, id: number) {
+  return (await call<Pet>(ctx.app, 'GET', `Pet/${id}`, { token })).body.result!;
+}
+
+describe('plans', () => {
+  it('lists yearly and lifetime protection, and the collar tag price', async () => {
+    const { body } = await call<{ plans: { name: string; planPrice: number; oneTime: boolean; currency: string }[] }>(ctx.app, 'GET', 'pet/plans');
+    expect(body.result!.plans).toEqual([
+      expect.objectContaining({ name: 'Yearly Protection', planPrice: 19.95, oneTime: false, currency: 'usd' }),
+      expect.objectContaining({ name: 'Lifetime Protection', planPrice: 49.95, oneTime: true }),
+    ]);
+    expect((await call<{ planPrice: number }>(ctx.app, 'GET', 'pet/collar-tag-plan')).body.result!.planPrice).toBe(24.99);
+  });
+
+  it("sets a pet's plan only for its owner and only to a real plan", async () => {
+    const owner = await signUpOwner(ctx.app);
+    const other = await signUpOwner(ctx.app);
+    const pet = await registerPet(ctx.app, owner.token);
+    expect((await call(ctx.app, 'PUT', 'Pet/update-plan', { token: other.token, body: { id: pet.id, planId: yearly } })).status).toBe(403);
+    const bad = await call(ctx.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: pet.id, planId: 9999 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([messages.planNotFound]);
+    expect((await petOf(owner.token, pet.id)).planId).toBeNull();
+  });
+});
+
+describe('checkout on the portal', () => {
+  it('pays a yearly plan: the chip is registered for a year, the owner becomes a paying member, a receipt is queued', async () => {
+    const owner = await ownerWithPlan(yearly);
+    const started = await startCheckout(owner.token, owner.pet.id);
+    expect(started.status).toBe(200);
+    expect(started.body.result!.location).toMatch(/^http:\/\/localhost:3000\/checkout\/cs_local_/);
+    const sessionId = sessionIdOf(started.body.result!.location);
+
+    const order = await call<CheckoutOrder>(ctx.app, 'GET', `checkout/local/${sessionId}`, { token: owner.token });
+    expect(order.body.result).toMatchObject({ petName: 'Biscuit', planName: 'Yearly Protection', totalCents: 1995, coupon: null, status: 'open' });
+
+    const paid = await pay(owner.token, sessionId);
+    expect(paid.status).toBe(200);
+    expect(paid.body.result!.location).toBe(`/pet-registration-complete?session_id=${sessionId}`);
+
+    const completion = await call<PaymentCompletion>(ctx.app, 'GET', `payment/complete/${sessionId}`, { token: owner.token });
+    expect(completion.body.result).toMatchObject({
+      customerEmail: owner.input.email,
+      firstName: 'Jamie',
+      currency: 'usd',
+      orderTotal: 1995,
+      coupon: null,
+      petId: owner.pet.id,
+    });
+
+    const pet = await petOf(owner.token, owner.pet.id);
+    expect(pet.isActive).toBe(true);
+    expect(pet.planId).toBe(yearly);
+    expect(pet.chips[0]).toMatchObject({ isActive: true, oneTime: false });
+    const expires = Date.parse(pet.chips[0]!.expirationDate!);
+    expect(Math.abs(expires - (Date.now() + 365 * DAY))).toBeLessThan(2 * DAY);
+
+    const user = (await call<User>(ctx.app, 'GET', 'Users/current-user', { token: owner.token })).body.result!;
+    expect(user.role).toEqual(['customer', 'paidcustomer']);
+    expect(user.data.haveSubscriptions).toBe(true);
+    expect(user.data.haveActivePets).toBe(true);
+
+    const [payment] = await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, sessionId));
+    expect(payment).toMatchObject({ cardLast4: '4242', amountCents: 1995, currency: 'usd', status: 'paid', customerName: 'Jamie Rivera', provider: 'local' });
+    const receipts = await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, owner.input.email));
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]!.subject).toBe('Biscuit is protected');
+  });
+
+  it('never pays, extends or e-mails twice for the same session', async () => {
+    const owner = await ownerWithPlan(yearly);
+    const sessionId = sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location);
+    await pay(owner.token, sessionId);
+    const expiry = (await petOf(owner.token, owner.pet.id)).chips[0]!.expirationDate;
+
+    const again = await pay(owner.token, sessionId);
+    expect(again.status).toBe(409);
+    expect(again.body.errors).toEqual([messages.checkoutClosed]);
+    const replay = { sessionId, paymentId: 'pi_x', subscriptionId: null, cardLast4: '4242', amountCents: 1995, currency: 'usd', customerName: null, customerEmail: null };
+    await ctx.app.payments.complete(replay);
+    await ctx.app.payments.complete(replay);
+    for (let i = 0; i < 2; i++) await call(ctx.app, 'GET', `payment/complete/${sessionId}`, { token: owner.token });
+
+    expect(await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, sessionId))).toHaveLength(1);
+    expect(await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, owner.input.email))).toHaveLength(1);
+    expect((await petOf(owner.token, owner.pet.id)).chips[0]!.expirationDate).toBe(expiry);
+  });
+
+  it('declines card 4000 0000 0000 0002 and changes nothing', async () => {
+    const owner = await ownerWithPlan(yearly);
+    const sessionId = sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location);
+    const declined = await pay(owner.token, sessionId, '4000 0000 0000 0002');
+    expect(declined.status).toBe(402);
+    expect(declined.body.errors).toEqual([messages.cardDeclined]);
+    expect((await petOf(owner.token, owner.pet.id)).isActive).toBe(false);
+    expect(await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, sessionId))).toHaveLength(0);
+    const completion = await call(ctx.app, 'GET', `payment/complete/${sessionId}`, { token: owner.token });
+    expect(completion.status).toBe(409);
+    expect(completion.body.errors).toEqual([messages.paymentNotComplete]);
+    expect((await pay(owner.token, sessionId)).status).toBe(200);
+  });
+
+  it.each([
+    ['4111 1111 1111 1111', '12/39', messages.testCardsOnly],
+    ['4242 4242 4242 4242', '01/20', messages.cardExpired],
+    ['4242', '12/39', messages.cardNumberInvalid],
+    ['4242 4242 4242 4242', '13/39', messages.cardExpiryInvalid],
+  ])('refuses card %s expiring %s', async (cardNumber, expiry, message) => {
+    const owner = await ownerWithPlan(yearly);
+    const sessionId = sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location);
+    const { status, body } = await pay(owner.token, sessionId, cardNumber, expiry);
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([message]);
+  });
+
+  it('applies coupon STL2025 (75% off) to a Save This Life chip, and refuses it for any other chip', async () => {
+    const saver = await ownerWithPlan(yearly, uniqueChip('900164'));
+    const order = await call<CheckoutOrder>(ctx.app, 'GET', `checkout/local/${sessionIdOf((await startCheckout(saver.token, saver.pet.id, 'coupon=STL2025')).body.result!.location)}`, {
+      token: saver.token,
+    });
+    expect(order.body.result).toMatchObject({ coupon: 'STL2025', discountCents: 1496, totalCents: 499 });
+
+    const other = await ownerWithPlan(yearly);
+    const refused = await startCheckout(other.token, other.pet.id, 'coupon=STL2025');
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([messages.couponNotEligible]);
+  });
+
+  it('adds the QR collar tag only while it is on sale', async () => {
+    const owner = await ownerWithPlan(lifetime);
+    const withTag = await startCheckout(owner.token, owner.pet.id, 'petFlow=true&isTagSelected=true');
+    const order = await call<CheckoutOrder>(ctx.app, 'GET', `checkout/local/${sessionIdOf(withTag.body.result!.location)}`, { token: owner.token });
+    expect(order.body.result).toMatchObject({ collarTagCents: 2499, totalCents: 4995 + 2499 });
+
+    await ctx.database.db.update(settings).set({ value: false }).where(eq(settings.key, 'enableQRcodeUpsell'));
+    try {
+      const refused = await startCheckout(owner.token, owner.pet.id, 'isTagSelected=true');
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual([messages.collarTagUnavailable]);
+    } finally {
+      await ctx.database.db.update(settings).set({ value: true }).where(eq(settings.key, 'enableQRcodeUpsell'));
+    }
+  });
+
+  it('needs a plan and a chip before checkout', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const noPlan = await registerPet(ctx.app, owner.token);
+    expect((await startCheckout(owner.token, noPlan.id)).body.errors).toEqual([messages.planNotFound]);
+    const noChip = await registerPet(ctx.app, owner.token, null);
+    await call(ctx.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: noChip.id, planId: yearly } });
+    expect((await startCheckout(owner.token, noChip.id)).body.errors).toEqual([messages.petNeedsChip]);
+  });
+
+  it('renews a yearly plan from the current expiry, not from today', async () => {
+    const owner = await ownerWithPlan(yearly);
+    await pay(owner.token, sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location));
+    const first = Date.parse((await petOf(owner.token, owner.pet.id)).chips[0]!.expirationDate!);
+    await pay(owner.token, sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location));
+    const second = Date.parse((await petOf(owner.token, owner.pet.id)).chips[0]!.expirationDate!);
+    expect(Math.round((second - first) / DAY)).toBeGreaterThanOrEqual(365);
+  });
+
+  it('upgrades a yearly plan to lifetime and stops the yearly subscription', async () => {
+    const owner = await ownerWithPlan(yearly);
+    await pay(owner.token, sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location));
+    const upgrade = await call<{ location: string }>(ctx.app, 'POST', `checkout/upgrade-subscription/${owner.pet.id}`, { token: owner.token });
+    expect(upgrade.status).toBe(200);
+    await pay(owner.token, sessionIdOf(upgrade.body.result!.location));
+    const pet = await petOf(owner.token, owner.pet.id);
+    expect(pet.chips[0]).toMatchObject({ isActive: true, oneTime: true, expirationDate: null });
+    expect(pet.planId).toBe(lifetime);
+    const subscriptions = (await call<MicrochipSubscription[]>(ctx.app, 'GET', 'pet/microchip-subscriptions', { token: owner.token })).body.result!;
+    expect(subscriptions.map((s) => [s.planName, s.status])).toEqual([
+      ['Lifetime Protection', 'active'],
+      ['Yearly Protection', 'canceled'],
+    ]);
+    const again = await call(ctx.app, 'POST', `checkout/upgrade-subscription/${owner.pet.id}`, { token: owner.token });
+    expect(again.status).toBe(409);
+    expect(again.body.errors).toEqual([messages.alreadyLifetime]);
+  });
+
+  it('lets the owner cancel the yearly renewal on the billing page; the chip stays registered', async () => {
+    const owner = await ownerWithPlan(yearly);
+    await pay(owner.token, sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location));
+    const billing = (await call<BillingOverview>(ctx.app, 'GET', 'payment/billing', { token: owner.token })).body.result!;
+    expect(billing.payments).toEqual([expect.objectContaining({ petName: 'Biscuit', planName: 'Yearly Protection', cardLast4: '4242', amountCents: 1995 })]);
+    const subscription = billing.subscriptions[0]!;
+    expect(subscription.status).toBe('active');
+    expect((await call(ctx.app, 'POST', `payment/subscriptions/${subscription.id}/cancel`, { token: owner.token })).status).toBe(200);
+    const after = (await call<BillingOverview>(ctx.app, 'GET', 'payment/billing', { token: owner.token })).body.result!;
+    expect(after.subscriptions[0]!.status).toBe('canceled');
+    expect((await petOf(owner.token, owner.pet.id)).isActive).toBe(true);
+
+    const link = await call<string>(ctx.app, 'GET', `utilities/stripe-dashboard?uid=${owner.user.id}`, { token: owner.token });
+    expect(link.body.result).toBe('http://localhost:3000/billing');
+  });
+
+  it("keeps owners away from each other's checkouts and billing", async () => {
+    const owner = await ownerWithPlan(yearly);
+    const intruder = await signUpOwner(ctx.app);
+    expect((await startCheckout(intruder.token, owner.pet.id)).status).toBe(403);
+    expect((await call(ctx.app, 'POST', `checkout/upgrade-subscription/${owner.pet.id}`, { token: intruder.token })).status).toBe(403);
+    const sessionId = sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location);
+    expect((await call(ctx.app, 'GET', `checkout/local/${sessionId}`, { token: intruder.token })).status).toBe(403);
+    expect((await pay(intruder.token, sessionId)).status).toBe(403);
+    expect((await call(ctx.app, 'GET', `payment/complete/${sessionId}`, { token: intruder.token })).status).toBe(403);
+    expect((await call(ctx.app, 'GET', `utilities/stripe-dashboard?uid=${owner.user.id}`, { token: intruder.token })).status).toBe(403);
+    expect((await petOf(owner.token, owner.pet.id)).isActive).toBe(false);
+    expect((await call(ctx.app, 'GET', `checkout/stripe-subscription/${owner.pet.id}`)).status).toBe(401);
+  });
+});
+
+describe('expiry sweep', () => {
+  it('ends yearly registrations past their expiry and leaves lifetime ones', async () => {
+    const lapsed = await ownerWithPlan(yearly);
+    await pay(lapsed.token, sessionIdOf((await startCheckout(lapsed.token, lapsed.pet.id)).body.result!.location));
+    const forever = await ownerWithPlan(lifetime);
+    await pay(forever.token, sessionIdOf((await startCheckout(forever.token, forever.pet.id)).body.result!.location));
+    await ctx.database.db.update(chips).set({ expirationDate: new Date(Date.now() - DAY) }).where(eq(chips.petId, lapsed.pet.id));
+
+    expect(await ctx.app.payments.expireLapsedRegistrations()).toBeGreaterThanOrEqual(1);
+    const pet = await petOf(lapsed.token, lapsed.pet.id);
+    expect(pet).toMatchObject({ isActive: false, isChipActive: false, subscriptionExpired: true });
+    expect((await petOf(forever.token, forever.pet.id)).isActive).toBe(true);
+    expect(await ctx.app.payments.expireLapsedRegistrations()).toBe(0);
+  });
+});
+
+describe('mail outbox', () => {
+  it('sends queued receipts once, and retries later when sending fails', async () => {
+    const owner = await ownerWithPlan(yearly);
+    await pay(owner.token, sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location));
+    const failing = { send: () => Promise.reject(new Error('SMTP down')) };
+    await sendDueMail(ctx.database.db, failing);
+    const [queued] = await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, owner.input.email));
+    expect(queued).toMatchObject({ status: 'pending', attempts: 1, lastError: 'Error: SMTP down' });
+    expect(queued!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
+
+    const later = new Date(Date.now() + 3600_000);
+    const working = { sent: [] as string[], async send(m: { to: string }) { this.sent.push(m.to); } };
+    await sendDueMail(ctx.database.db, working, later);
+    await sendDueMail(ctx.database.db, working, later);
+    expect(working.sent.filter((to) => to === owner.input.email)).toHaveLength(1);
+    expect((await readOutbox(ctx.outboxDir)).length).toBe(0);
+  });
+});

@@ -1,0 +1,306 @@
+import {
+  ageInMonths,
+  messages,
+  type CreatedPet,
+  type MicrochipLookup,
+  type NamedItem,
+  type PublicProfile,
+  type PublicSettings,
+  type StaticData,
+} from '@petreg/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chips, petAlerts, pets, sitePets, sites, states, users } from '../src/db/schema.js';
+import { call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
+
+let ctx: TestContext;
+let dog: number;
+let brand: number;
+let beagle: NamedItem;
+let texas: number;
+
+beforeAll(async () => {
+  ctx = await createTestApp({ env: { PRODUCTION_HOST: 'Registry.Example.com' } });
+  const data = (await call<StaticData>(ctx.app, 'GET', 'utilities/static-data')).body.result!;
+  dog = data.species.find((s) => s.name === 'Dog')!.id;
+  brand = data.brands.find((b) => b.name === 'HomeAgain')!.id;
+  const dogBreeds = (await call<NamedItem[]>(ctx.app, 'GET', `utilities/breeds-by-species/${dog}`)).body.result!;
+  beagle = dogBreeds.find((b) => b.name === 'Beagle') ?? dogBreeds[0]!;
+  const [state] = await ctx.database.db.select({ id: states.id }).from(states).where(eq(states.abbreviation, 'TX'));
+  texas = state!.id;
+});
+afterAll(() => ctx.close());
+
+let chipCounter = 0;
+/** A fresh HomeAgain ISO number per test, so pets never collide on the one-pet-per-chip rule. */
+const newChip = () => `985${String(Date.now() % 1e9).padStart(9, '0')}${String(chipCounter++).padStart(3, '0')}`;
+
+/** A new owner (in Texas) with one pet, created through the API as the owner would. */
+async function ownerWithPet(overrides: Record<string, unknown> = {}) {
+  const owner = await signUpOwner(ctx.app);
+  await ctx.database.db.update(users).set({ stateId: texas }).where(eq(users.id, owner.user.id));
+  const chipId = newChip();
+  const { status, body } = await call<CreatedPet>(ctx.app, 'POST', 'Pet/create-pet', {
+    token: owner.token,
+    body: {
+      name: 'Biscuit',
+      chipId,
+      confirmChip: chipId,
+      chipTypeId: brand,
+      speciesId: dog,
+      breeds: [beagle],
+      sex: 2,
+      dob: '2021-04-02',
+      approximateWeight: 42,
+      shareContactInfo: true,
+      ...overrides,
+    },
+  });
+  if (status !== 200) throw new Error(`create-pet failed: ${body.errors.join(', ')}`);
+  return { owner, pet: body.result!.pet, chipId };
+}
+
+/** What a completed payment does to the records (the payment flow is tested on its own). */
+async function activate(petId: number, chip: Partial<typeof chips.$inferInsert> = {}) {
+  await ctx.database.db.update(pets).set({ isActive: true }).where(eq(pets.id, petId));
+  const nextYear = new Date(Date.now() + 365 * 86_400_000);
+  await ctx.database.db.update(chips).set({ isActive: true, expirationDate: nextYear, ...chip }).where(eq(chips.petId, petId));
+}
+
+async function reportMissing(petId: number, missingDate = new Date('2024-01-01T15:00:00Z')) {
+  await ctx.database.db.update(pets).set({ missingDate, zipCode: '78701' }).where(eq(pets.id, petId));
+}
+
+const lookup = (id: string, ip?: string) =>
+  call<MicrochipLookup>(ctx.app, 'GET', `utilities/microchip-lookup?id=${encodeURIComponent(id)}`, { ip });
+const profileOf = (id: string, ip?: string) => call<PublicProfile>(ctx.app, 'GET', `pet/pet-profiles/${id}`, { ip });
+
+describe('GET utilities/microchip-lookup', () => {
+  it('answers the chip id of a chip registered to an active pet, and nothing personal', async () => {
+    const { owner, pet, chipId } = await ownerWithPet();
+    await activate(pet.id);
+
+    const { status, body } = await lookup(chipId);
+    expect(status).toBe(200);
+    expect(body.result).toEqual({
+      result: { id: chipId },
+      isRegistered: true,
+      chip: { format: 'iso', manufacturer: 'Destron Fearing / HomeAgain', countryCode: null },
+    });
+    const text = JSON.stringify(body);
+    for (const personal of [owner.input.email, owner.input.firstName, owner.input.lastName, '4155552671', pet.name, pet.publicId, pet.shortId!]) {
+      expect(text).not.toContain(personal);
+    }
+    expect(text).not.toMatch(/"(petId|userId|email|phone|name)"/);
+  });
+
+  it('finds the chip however the finder spells it', async () => {
+    const { pet, chipId } = await ownerWithPet();
+    await activate(pet.id);
+    const spaced = `${chipId.slice(0, 3)} ${chipId.slice(3, 9)}-${chipId.slice(9)}`;
+    expect((await lookup(spaced)).body.result!.result).toEqual({ id: chipId });
+  });
+
+  it('says a chip nobody registered is not registered, with what its number tells', async () => {
+    const { status, body } = await lookup('0A12345678');
+    expect(status).toBe(200);
+    expect(body.result).toEqual({
+      result: null,
+      isRegistered: false,
+      chip: { format: 'tenCharacter', manufacturer: '24PetWatch', countryCode: null },
+    });
+  });
+
+  it('does not count chips of inactive pets, disabled chips, run-out or removed registrations, or removed pets', async () => {
+    const inactive = await ownerWithPet();
+    expect((await lookup(inactive.chipId)).body.result).toMatchObject({ result: null, isRegistered: false });
+
+    const disabled = await ownerWithPet();
+    await activate(disabled.pet.id, { isActive: false });
+    expect((await lookup(disabled.chipId)).body.result!.isRegistered).toBe(false);
+
+    const expired = await ownerWithPet();
+    await activate(expired.pet.id, { expirationDate: new Date(Date.now() - 86_400_000) });
+    expect((await lookup(expired.chipId)).body.result!.isRegistered).toBe(false);
+
+    const lifetime = await ownerWithPet();
+    await activate(lifetime.pet.id, { oneTime: true, expirationDate: null });
+    expect((await lookup(lifetime.chipId)).body.result!.isRegistered).toBe(true);
+
+    const removedChip = await ownerWithPet();
+    await activate(removedChip.pet.id, { removedAt: new Date() });
+    expect((await lookup(removedChip.chipId)).body.result!.isRegistered).toBe(false);
+
+    const removedPet = await ownerWithPet();
+    await activate(removedPet.pet.id);
+    await ctx.database.db.update(pets).set({ deletedAt: new Date() }).where(eq(pets.id, removedPet.pet.id));
+    expect((await lookup(removedPet.chipId)).body.result!.isRegistered).toBe(false);
+  });
+
+  it.each(['12345678', '123456789012', '9851410001234567', ''])('refuses %j with the length message', async (id) => {
+    const { status, body } = await lookup(id);
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([messages.lookupLength]);
+  });
+
+  it('refuses a call without a number', async () => {
+    const { status, body } = await call(ctx.app, 'GET', 'utilities/microchip-lookup');
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([messages.lookupLength]);
+  });
+
+  it('answers 429 when one address walks through chip numbers', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await lookup(`98500000000${String(1000 + i)}`, '10.0.0.31')).status);
+    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
+    const last = await lookup('985000000009999', '10.0.0.31');
+    expect(last.status).toBe(429);
+    expect(last.body.errors).toEqual([messages.tooManyRequests]);
+    expect((await lookup('985000000009999', '10.0.0.32')).status).toBe(200);
+  });
+});
+
+describe('GET pet/pet-profiles/{id}', () => {
+  it("shows a safe pet's public details and the owner's name, state and country, but no contact", async () => {
+    const { owner, pet } = await ownerWithPet();
+    await call(ctx.app, 'POST', 'Users/backup-contact', { token: owner.token, body: { name: 'Sam', phoneNumber: '(415) 555-0100' } });
+
+    const { status, body } = await profileOf(pet.publicId);
+    expect(status).toBe(200);
+    expect(body.result).toEqual({
+      pet: {
+        petName: 'Biscuit',
+        species: 'Dog',
+        breed: beagle.name,
+        age: ageInMonths('2021-04-02'),
+        sex: 2,
+        weight: 19.1,
+        image: null,
+        zipcode: null,
+        missingDate: null,
+        foundDate: null,
+        foundSince: null,
+        alertStatus: null,
+        shareContactInfo: true,
+        firstName: owner.input.firstName,
+        lastName: owner.input.lastName,
+        state: { abbreviation: 'TX' },
+        country: 'US',
+        userPhoto: null,
+        email: null,
+        phone: null,
+        backupContacts: [],
+      },
+      sites: [],
+    });
+  });
+
+  it("shows a missing pet's owner contact, first vet and first backup contact when the owner shares them", async () => {
+    const { owner, pet } = await ownerWithPet();
+    for (const [name, phoneNumber] of [['Sam', '(415) 555-0100'], ['Alex', '(415) 555-0101']]) {
+      await call(ctx.app, 'POST', 'Users/backup-contact', { token: owner.token, body: { name, phoneNumber } });
+    }
+    const vets = await ctx.database.db
+      .insert(sites)
+      .values([
+        { name: 'First Vet', googlePlaceId: `place-a-${pet.id}`, phoneNumber: '+15125550111', email: 'vet@example.com' },
+        { name: 'Second Vet', googlePlaceId: `place-b-${pet.id}`, phoneNumber: '+15125550122' },
+      ])
+      .returning({ id: sites.id });
+    await ctx.database.db.insert(sitePets).values(vets.map((v) => ({ siteId: v.id, petId: pet.id })));
+    await reportMissing(pet.id);
+    await ctx.database.db
+      .insert(petAlerts)
+      .values({ petId: pet.id, status: 'paid', missingDate: new Date('2024-01-01T15:00:00Z'), zipCode: '78701', incidentDescription: 'Ran off' });
+
+    const { body } = await profileOf(pet.publicId);
+    expect(body.result!.pet).toMatchObject({
+      missingDate: '2024-01-01T15:00:00.000Z',
+      zipcode: '78701',
+      alertStatus: 'paid',
+      email: owner.input.email,
+      phone: '+14155552671',
+      backupContacts: [{ id: expect.any(Number), phoneNumber: '+14155550100' }],
+    });
+    expect(body.result!.sites).toEqual([{ id: vets[0]!.id, googlePlaceId: `place-a-${pet.id}`, phoneNumber: '+15125550111' }]);
+    expect(JSON.stringify(body)).not.toContain('vet@example.com');
+  });
+
+  it('keeps the contact private for a missing pet whose owner does not share it', async () => {
+    const { owner, pet } = await ownerWithPet({ shareContactInfo: false });
+    await call(ctx.app, 'POST', 'Users/backup-contact', { token: owner.token, body: { name: 'Sam', phoneNumber: '(415) 555-0100' } });
+    await reportMissing(pet.id);
+
+    const { body } = await profileOf(pet.publicId);
+    expect(body.result!.pet).toMatchObject({ missingDate: expect.any(String), email: null, phone: null, backupContacts: [] });
+    expect(body.result!.sites).toEqual([]);
+    expect(JSON.stringify(body)).not.toContain(owner.input.email);
+  });
+
+  it('stops sharing the contact once the pet is found, and says since when', async () => {
+    const { pet } = await ownerWithPet();
+    await reportMissing(pet.id, new Date(Date.now() - 5 * 86_400_000));
+    await ctx.database.db.update(pets).set({ foundDate: new Date(Date.now() - 2 * 86_400_000) }).where(eq(pets.id, pet.id));
+
+    const { body } = await profileOf(pet.publicId);
+    expect(body.result!.pet).toMatchObject({ foundSince: '2 days ago', email: null, phone: null });
+  });
+
+  it('finds no profile by database id, by an unknown or malformed id, or of a removed pet', async () => {
+    const { pet } = await ownerWithPet();
+    for (const id of [String(pet.id), '6f1c1d9e-7a0b-4c55-9d1e-2f6a8b3c4d5e', 'not-a-uuid']) {
+      const { status, body } = await profileOf(id);
+      expect(status).toBe(404);
+      expect(body.errors).toEqual([messages.notFound]);
+    }
+    await ctx.database.db.update(pets).set({ deletedAt: new Date() }).where(eq(pets.id, pet.id));
+    expect((await profileOf(pet.publicId)).status).toBe(404);
+  });
+
+  it("hides the pets of a deactivated owner", async () => {
+    const { owner, pet } = await ownerWithPet();
+    await ctx.database.db.update(users).set({ isActive: false }).where(eq(users.id, owner.user.id));
+    expect((await profileOf(pet.publicId)).status).toBe(404);
+    expect((await call(ctx.app, 'GET', `pet/short-url-details/${pet.shortId}`)).status).toBe(404);
+  });
+
+  it('answers 429 when one address walks through profile ids', async () => {
+    const { pet } = await ownerWithPet();
+    for (let i = 0; i < 60; i++) expect((await profileOf(pet.publicId, '10.0.0.61')).status).toBe(200);
+    const limited = await profileOf(pet.publicId, '10.0.0.61');
+    expect(limited.status).toBe(429);
+    expect(limited.body.errors).toEqual([messages.tooManyRequests]);
+  });
+});
+
+describe('GET pet/short-url-details/{id}', () => {
+  it("gives every new pet a short id, not its database id, leading to the pet's public id", async () => {
+    const first = await ownerWithPet();
+    const second = await ownerWithPet();
+    expect(first.pet.shortId).toMatch(/^[a-hj-km-np-z2-9]{8}$/);
+    expect(first.pet.shortId).not.toBe(second.pet.shortId);
+
+    const { status, body } = await call<string>(ctx.app, 'GET', `pet/short-url-details/${first.pet.shortId}`);
+    expect(status).toBe(200);
+    expect(body.result).toBe(first.pet.publicId);
+    // A typed code may come in capitals.
+    expect((await call<string>(ctx.app, 'GET', `pet/short-url-details/${first.pet.shortId!.toUpperCase()}`)).body.result).toBe(
+      first.pet.publicId,
+    );
+    const listed = (await call<{ shortId: string }[]>(ctx.app, 'GET', 'pet/user-pets', { token: first.owner.token })).body.result!;
+    expect(listed[0]!.shortId).toBe(first.pet.shortId);
+  });
+
+  it.each(['zzzzzzzz', 'abc', '1'])('says %s is an invalid short URL', async (code) => {
+    const { status, body } = await call(ctx.app, 'GET', `pet/short-url-details/${code}`);
+    expect(status).toBe(404);
+    expect(body.errors).toEqual([messages.invalidShortUrl]);
+  });
+});
+
+describe('GET utilities/settings', () => {
+  it('tells the lookup page its production host', async () => {
+    const { body } = await call<PublicSettings>(ctx.app, 'GET', 'utilities/settings');
+    expect(body.result!.productionHost).toBe('registry.example.com');
+  });
+});

@@ -1,0 +1,248 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { messages, type PaymentCompletion, type Pet } from '@petreg/contract';
+import { eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chips, mailOutbox, payments } from '../src/db/schema.js';
+import { call, createTestApp, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
+
+const WEBHOOK_SECRET = 'whsec_test_secret';
+
+/**
+ * A local stand-in for the few Stripe endpoints the portal calls. It records what it was asked
+ * and answers sessions as the test sets them: the SDK talks to it exactly as to Stripe.
+ */
+const fake = {
+  requests: [] as { method: string; path: string; form: URLSearchParams }[],
+  sessions: new Map<string, { paid: boolean; mode: string; amount: number; subscription: string | null }>(),
+  coupons: new Set<string>(),
+  canceled: [] as string[],
+  serial: 0,
+};
+let server: Server;
+let ctx: TestContext;
+let yearly: number;
+let lifetime: number;
+
+function stripeAnswer(method: string, path: string, form: URLSearchParams): [number, unknown] {
+  if (method === 'POST' && path === '/v1/customers') return [200, { id: `cus_${++fake.serial}`, object: 'customer' }];
+  if (method === 'POST' && path === '/v1/checkout/sessions') {
+    const id = `cs_test_${++fake.serial}`;
+    const mode = form.get('mode')!;
+    fake.sessions.set(id, { paid: false, mode, amount: Number(form.get('line_items[0][price_data][unit_amount]')), subscription: null });
+    return [200, { id, object: 'checkout.session', url: `https://checkout.stripe.test/${id}` }];
+  }
+  const session = /^\/v1\/checkout\/sessions\/(cs_test_\d+)$/.exec(path);
+  if (method === 'GET' && session) {
+    const s = fake.sessions.get(session[1]!);
+    if (!s) return [404, { error: { type: 'invalid_request_error', message: 'No such checkout session' } }];
+    return [
+      200,
+      {
+        id: session[1],
+        object: 'checkout.session',
+        payment_status: s.paid ? 'paid' : 'unpaid',
+        amount_total: s.amount,
+        currency: 'usd',
+        customer_details: { name: 'Jamie Rivera', email: 'jamie@example.com' },
+        payment_intent: s.mode === 'payment' ? { id: 'pi_123', object: 'payment_intent', payment_method: { id: 'pm_1', card: { last4: '4242' } } } : null,
+        subscription: s.subscription ? { id: s.subscription, object: 'subscription', default_payment_method: { id: 'pm_2', card: { last4: '1881' } } } : null,
+      },
+    ];
+  }
+  const coupon = /^\/v1\/coupons\/(\w+)$/.exec(path);
+  if (method === 'GET' && coupon) {
+    return fake.coupons.has(coupon[1]!) ? [200, { id: coupon[1], object: 'coupon' }] : [404, { error: { type: 'invalid_request_error', message: 'No such coupon' } }];
+  }
+  if (method === 'POST' && path === '/v1/coupons') {
+    fake.coupons.add(form.get('id')!);
+    return [200, { id: form.get('id'), object: 'coupon' }];
+  }
+  if (method === 'POST' && path === '/v1/billing_portal/sessions') return [200, { id: 'bps_1', url: `https://billing.stripe.test/${form.get('customer')}` }];
+  const subscription = /^\/v1\/subscriptions\/(\w+)$/.exec(path);
+  if (method === 'DELETE' && subscription) {
+    fake.canceled.push(subscription[1]!);
+    return [200, { id: subscription[1], object: 'subscription', status: 'canceled' }];
+  }
+  return [404, { error: { type: 'invalid_request_error', message: `unknown ${method} ${path}` } }];
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const url = new URL(req.url!, 'http://localhost');
+      const form = new URLSearchParams(req.method === 'GET' ? url.search : body);
+      fake.requests.push({ method: req.method!, path: url.pathname, form });
+      const [status, answer] = stripeAnswer(req.method!, url.pathname, form);
+      res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_test' }).end(JSON.stringify(answer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  ctx = await createTestApp({
+    env: {
+      STRIPE_SECRET_KEY: 'sk_test_portal',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    },
+  });
+  const { body } = await call<{ plans: { id: number; oneTime: boolean }[] }>(ctx.app, 'GET', 'pet/plans');
+  yearly = body.result!.plans.find((p) => !p.oneTime)!.id;
+  lifetime = body.result!.plans.find((p) => p.oneTime)!.id;
+});
+
+afterAll(async () => {
+  await ctx.close();
+  server.close();
+});
+
+const stripe = new Stripe('sk_test_portal');
+
+/** Posts an event to the webhook, signed as Stripe signs it (or with a wrong signature). */
+async function sendWebhook(event: { type: string; data: { object: Record<string, unknown> } }, secret = WEBHOOK_SECRET) {
+  const payload = JSON.stringify({ id: `evt_${++fake.serial}`, object: 'event', api_version: '2026-10-28.endive', ...event });
+  const signature = stripe.webhooks.generateTestHeaderString({ payload, secret });
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v2/payment/webhook',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    payload,
+  });
+  return { status: response.statusCode, body: response.json() };
+}
+
+async function checkout(planId: number, chipId = uniqueChip()) {
+  const owner = await signUpOwner(ctx.app);
+  const pet = await registerPet(ctx.app, owner.token, chipId);
+  await call(ctx.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: pet.id, planId } });
+  const started = await call<{ location: string }>(ctx.app, 'GET', `checkout/stripe-subscription/${pet.id}?petFlow=true&isTagSelected=false`, { token: owner.token });
+  expect(started.status).toBe(200);
+  const sessionId = started.body.result!.location.split('/').at(-1)!;
+  return { ...owner, pet, sessionId, location: started.body.result!.location };
+}
+
+const petOf = async (token: string, id: number) => (await call<Pet>(ctx.app, 'GET', `Pet/${id}`, { token })).body.result!;
+
+describe('Stripe Checkout', () => {
+  it('opens a subscription checkout for the yearly plan and a payment checkout for lifetime', async () => {
+    const year = await checkout(yearly);
+    expect(year.location).toBe(`https://checkout.stripe.test/${year.sessionId}`);
+    const created = fake.requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!.form;
+    expect(created.get('mode')).toBe('subscription');
+    expect(created.get('line_items[0][price_data][recurring][interval]')).toBe('year');
+    expect(created.get('line_items[0][price_data][unit_amount]')).toBe('1995');
+    expect(created.get('success_url')).toBe('http://localhost:3000/pet-registration-complete?session_id={CHECKOUT_SESSION_ID}');
+    expect(created.get('cancel_url')).toBe(`http://localhost:3000/pet-subscription/${year.pet.id}`);
+
+    await checkout(lifetime);
+    expect(fake.requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!.form.get('mode')).toBe('payment');
+  });
+
+  it('puts coupon STL2025 on the checkout of a Save This Life chip', async () => {
+    await checkout(lifetime, uniqueChip('991010'));
+    expect(fake.coupons.has('STL2025')).toBe(true);
+    expect(fake.requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!.form.get('discounts[0][coupon]')).toBe('STL2025');
+  });
+
+  it('completes from a signed checkout.session.completed webhook, once however often it is replayed', async () => {
+    const buyer = await checkout(lifetime);
+    fake.sessions.get(buyer.sessionId)!.paid = true;
+    const event = { type: 'checkout.session.completed', data: { object: { id: buyer.sessionId, object: 'checkout.session' } } };
+    expect((await sendWebhook(event)).status).toBe(200);
+    expect((await sendWebhook(event)).status).toBe(200);
+
+    const pet = await petOf(buyer.token, buyer.pet.id);
+    expect(pet.chips[0]).toMatchObject({ isActive: true, oneTime: true, expirationDate: null });
+    const rows = await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, buyer.sessionId));
+    expect(rows).toEqual([expect.objectContaining({ provider: 'stripe', providerPaymentId: 'pi_123', cardLast4: '4242', amountCents: 4995 })]);
+    expect(await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, buyer.input.email))).toHaveLength(1);
+
+    const completion = await call<PaymentCompletion>(ctx.app, 'GET', `payment/complete/${buyer.sessionId}`, { token: buyer.token });
+    expect(completion.body.result).toMatchObject({ orderTotal: 4995, paymentId: 'pi_123', currency: 'usd' });
+  });
+
+  it('completes on the Thank You page when the webhook has not arrived yet', async () => {
+    const buyer = await checkout(yearly);
+    const unpaid = await call(ctx.app, 'GET', `payment/complete/${buyer.sessionId}`, { token: buyer.token });
+    expect(unpaid.status).toBe(409);
+    Object.assign(fake.sessions.get(buyer.sessionId)!, { paid: true, subscription: 'sub_early' });
+    const paid = await call<PaymentCompletion>(ctx.app, 'GET', `payment/complete/${buyer.sessionId}`, { token: buyer.token });
+    expect(paid.status).toBe(200);
+    expect((await petOf(buyer.token, buyer.pet.id)).isActive).toBe(true);
+  });
+
+  it('refuses a webhook with a bad signature and changes nothing', async () => {
+    const buyer = await checkout(lifetime);
+    fake.sessions.get(buyer.sessionId)!.paid = true;
+    const { status, body } = await sendWebhook(
+      { type: 'checkout.session.completed', data: { object: { id: buyer.sessionId } } },
+      'whsec_someone_else',
+    );
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([messages.webhookSignatureInvalid]);
+    expect((await petOf(buyer.token, buyer.pet.id)).isActive).toBe(false);
+    const unsigned = await ctx.app.inject({ method: 'POST', url: '/api/v2/payment/webhook', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    expect(unsigned.statusCode).toBe(400);
+  });
+
+  it('extends a yearly registration once per paid renewal invoice', async () => {
+    const buyer = await checkout(yearly);
+    Object.assign(fake.sessions.get(buyer.sessionId)!, { paid: true, subscription: 'sub_renew' });
+    await sendWebhook({ type: 'checkout.session.completed', data: { object: { id: buyer.sessionId } } });
+    const first = Date.parse((await petOf(buyer.token, buyer.pet.id)).chips[0]!.expirationDate!);
+
+    const invoice = {
+      type: 'invoice.paid',
+      data: {
+        object: {
+          id: 'in_renewal_1',
+          object: 'invoice',
+          billing_reason: 'subscription_cycle',
+          amount_paid: 1995,
+          currency: 'usd',
+          parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_renew' } },
+        },
+      },
+    };
+    expect((await sendWebhook(invoice)).status).toBe(200);
+    await sendWebhook(invoice);
+    const second = Date.parse((await petOf(buyer.token, buyer.pet.id)).chips[0]!.expirationDate!);
+    expect(Math.round((second - first) / 86_400_000)).toBeGreaterThanOrEqual(365);
+    expect(Math.round((second - first) / 86_400_000)).toBeLessThanOrEqual(366);
+    expect(await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, 'in_renewal_1'))).toHaveLength(1);
+  });
+
+  it('marks a subscription canceled when Stripe ends it; lifetime replaces and cancels a yearly subscription', async () => {
+    const buyer = await checkout(yearly);
+    Object.assign(fake.sessions.get(buyer.sessionId)!, { paid: true, subscription: 'sub_upgrade' });
+    await sendWebhook({ type: 'checkout.session.completed', data: { object: { id: buyer.sessionId } } });
+    const upgrade = await call<{ location: string }>(ctx.app, 'POST', `checkout/upgrade-subscription/${buyer.pet.id}`, { token: buyer.token });
+    const upgradeSession = upgrade.body.result!.location.split('/').at(-1)!;
+    fake.sessions.get(upgradeSession)!.paid = true;
+    await sendWebhook({ type: 'checkout.session.completed', data: { object: { id: upgradeSession } } });
+    expect(fake.canceled).toContain('sub_upgrade');
+
+    const other = await checkout(yearly);
+    Object.assign(fake.sessions.get(other.sessionId)!, { paid: true, subscription: 'sub_ended' });
+    await sendWebhook({ type: 'checkout.session.completed', data: { object: { id: other.sessionId } } });
+    await sendWebhook({ type: 'customer.subscription.deleted', data: { object: { id: 'sub_ended', object: 'subscription' } } });
+    const subscriptions = (await call<{ status: string }[]>(ctx.app, 'GET', 'pet/microchip-subscriptions', { token: other.token })).body.result!;
+    expect(subscriptions[0]!.status).toBe('canceled');
+    // The registration itself runs until its expiry.
+    const [chip] = await ctx.database.db.select().from(chips).where(eq(chips.petId, other.pet.id));
+    expect(chip!.isActive).toBe(true);
+  });
+
+  it('opens the Stripe customer portal as the billing dashboard', async () => {
+    const buyer = await checkout(yearly);
+    const { body } = await call<string>(ctx.app, 'GET', `utilities/stripe-dashboard?uid=${buyer.user.id}`, { token: buyer.token });
+    expect(body.result).toMatch(/^https:\/\/billing\.stripe\.test\/cus_\d+$/);
+  });
+
+  it('offers no portal checkout page when Stripe is configured', async () => {
+    const buyer = await checkout(yearly);
+    expect((await call(ctx.app, 'GET', `checkout/local/${buyer.sessionId}`, { token: buyer.token })).status).toBe(404);
+  });
+});
