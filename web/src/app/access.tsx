@@ -2,6 +2,7 @@ import { paths, storageKeys, type Role, type User } from '@petreg/contract';
 import { useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../features/auth/session';
+import { accessToken } from './api';
 
 /** Spec 4: a user with no role counts as not logged in. */
 export function isSignedIn(user: User | null): user is User {
@@ -18,6 +19,12 @@ export function RequireRole({ roles }: { roles: readonly Role[] }) {
   const location = useLocation();
   if (!isSignedIn(user)) return <SignInFirst from={`${location.pathname}${location.search}`} />;
   if (!user.role.some((role) => roles.includes(role))) return <Navigate to={homePath(user)} replace />;
+  return <Outlet />;
+}
+
+/** Spec 2.1: the sign-up flow's plan choice sends a visitor without a stored access token to sign-up. */
+export function RequireStoredToken() {
+  if (!accessToken.get()) return <Navigate to={paths.signUp} replace />;
   return <Outlet />;
 }
 

@@ -18,6 +18,23 @@ export function firstError(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.errors[0] ? error.errors[0] : fallback;
 }
 
+/** Every server message of a failed call, one a line (spec 8's joined errors), or the fallback. */
+export function allErrors(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.errors.length > 0 ? error.errors.join('\n') : fallback;
+}
+
+/** Spec 8: a list that cannot be fetched is logged and shown empty. */
+export async function orEmpty<T>(request: Promise<T[]>, what: string): Promise<T[]> {
+  try {
+    return await request;
+  } catch (error) {
+    // A cancelled query is not a failure; TanStack Query drops its result.
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    console.warn(`Could not load ${what}; showing none.`, error);
+    return [];
+  }
+}
+
 export const accessToken = {
   get: (): string | null => localStorage.getItem(storageKeys.accessToken),
   set: (token: string): void => localStorage.setItem(storageKeys.accessToken, token),
@@ -31,7 +48,7 @@ export function setUnauthorizedHandler(handler: (() => void) | null): void {
   onUnauthorized = handler;
 }
 
-type Method = 'GET' | 'POST' | 'PUT';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 interface CallOptions {
   /** Calls that end a session themselves (logout, token login) must not trigger the 401 logout. */
@@ -74,4 +91,5 @@ export const api = {
   get: <T>(path: string, options?: CallOptions) => call<T>('GET', path, undefined, options),
   post: <T>(path: string, body: unknown = {}, options?: CallOptions) => call<T>('POST', path, body, options),
   put: <T>(path: string, body: unknown, options?: CallOptions) => call<T>('PUT', path, body, options),
+  delete: <T>(path: string, options?: CallOptions) => call<T>('DELETE', path, undefined, options),
 };

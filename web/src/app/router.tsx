@@ -6,32 +6,77 @@ import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
 import { SignInPage } from '../features/auth/SignInPage';
 import { SignOutPage } from '../features/auth/SignOutPage';
 import { SignUpFormPage } from '../features/auth/SignUpFormPage';
+import { SignUpAccess } from '../features/auth/SignUpAccess';
 import { SignUpPage } from '../features/auth/SignUpPage';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
+import { AddPetPage } from '../features/pets/AddPetPage';
+import { PetRegisterPage } from '../features/pets/PetRegisterPage';
+import { PetsPage } from '../features/pets/PetsPage';
+import { PetUpdatePage } from '../features/pets/PetUpdatePage';
+import { BillingPage } from '../features/payments/BillingPage';
+import { CheckoutPage } from '../features/payments/CheckoutPage';
+import { PaymentCompletePage } from '../features/payments/PaymentCompletePage';
+import { ClientPetCheckoutPage, PetSubscriptionPage } from '../features/payments/PlanSelectionPage';
+import { PerksPage } from '../features/perks/PerksPage';
 import { ProfilePage } from '../features/profile/ProfilePage';
 import { HealthCheckPage } from '../features/public/HealthCheckPage';
+import { MicrochipLookupPage } from '../features/public/MicrochipLookupPage';
 import { NotFoundPage } from '../features/public/NotFoundPage';
-import { GuestOnly, RequireRole } from './access';
+import { PetProfilePage } from '../features/public/PetProfilePage';
+import { ShortLinkPage } from '../features/public/ShortLinkPage';
+import { GuestOnly, RequireRole, RequireStoredToken } from './access';
 import { Shell } from './shell/Shell';
 
 /** Admins may open the owners' screens too (spec 6). */
 const ownerRoles = [...roleGroups.user, ...roleGroups.admin];
+/** Spec 6: the sign-up flow's own screens (pet-register, plan choice, completion). */
+const signUpFlowRoles = ['customer', 'admin'] as const;
 
 /** The route table of spec 2.1, as far as this increment goes. */
 export const router = createBrowserRouter([
   { index: true, element: <Navigate to={paths.client} replace /> },
   {
-    element: <GuestOnly />,
+    element: <SignUpAccess />,
     children: [
       { path: paths.signUp, element: <SignUpPage /> },
       { path: paths.signUpForm, element: <SignUpFormPage /> },
+    ],
+  },
+  {
+    element: <GuestOnly />,
+    children: [
       { path: paths.signIn, element: <SignInPage /> },
       { path: paths.forgotPassword, element: <ForgotPasswordPage /> },
       { path: paths.resetPassword, element: <ResetPasswordPage /> },
     ],
   },
+  {
+    element: <RequireRole roles={signUpFlowRoles} />,
+    children: [
+      { path: paths.petRegister, element: <PetRegisterPage /> },
+      { path: paths.petRegistrationComplete, element: <PaymentCompletePage /> },
+    ],
+  },
+  {
+    element: <RequireStoredToken />,
+    children: [
+      {
+        element: <RequireRole roles={signUpFlowRoles} />,
+        children: [{ path: `${paths.petSubscription}/:id`, element: <PetSubscriptionPage /> }],
+      },
+    ],
+  },
+  // The portal's own card checkout (embedded payments): a page of its own, like a hosted checkout.
+  {
+    element: <RequireRole roles={ownerRoles} />,
+    children: [{ path: `${paths.checkout}/:sessionId`, element: <CheckoutPage /> }],
+  },
   { path: paths.signOut, element: <SignOutPage /> },
   { path: paths.healthcheck, element: <HealthCheckPage /> },
+  // Spec 4: the access guard always lets these through, signed in or not.
+  { path: paths.microchipLookup, element: <MicrochipLookupPage /> },
+  { path: `${paths.petProfiles}/:id?`, element: <PetProfilePage /> },
+  { path: `${paths.short}/:id`, element: <ShortLinkPage /> },
   {
     element: <Shell />,
     children: [
@@ -40,7 +85,15 @@ export const router = createBrowserRouter([
         children: [
           { path: paths.client, element: <DashboardPage /> },
           { path: paths.clientDashboard, element: <DashboardPage /> },
+          { path: paths.clientPets, element: <PetsPage /> },
+          { path: paths.clientPetAdd, element: <AddPetPage /> },
+          { path: paths.clientPetRegister, element: <AddPetPage /> },
+          { path: `${paths.clientPetUpdate}/:id`, element: <PetUpdatePage /> },
           { path: paths.clientProfile, element: <ProfilePage /> },
+          { path: `${paths.clientPetCheckout}/:id`, element: <ClientPetCheckoutPage /> },
+          { path: paths.clientPerks, element: <PerksPage /> },
+          { path: paths.clientMemberPerks, element: <PerksPage /> },
+          { path: paths.billing, element: <BillingPage /> },
         ],
       },
       {

@@ -10,5 +10,6 @@ interface ToastOptions {
 /** Shows a toast under the spec's snackbar rules (section 9): messages under 2 characters stay hidden. */
 export function toast(message: string, { variant = 'default', duration = ui.snackbarAutoHideMs }: ToastOptions = {}): void {
   if (message.trim().length < 2) return;
-  enqueueSnackbar(message, { variant, autoHideDuration: duration });
+  // Joined server messages arrive one a line.
+  enqueueSnackbar(message, { variant, autoHideDuration: duration, style: { whiteSpace: 'pre-line' } });
 }

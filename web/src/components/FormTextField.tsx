@@ -4,6 +4,8 @@ import { Controller, type Control, type FieldValues, type Path } from 'react-hoo
 type FormTextFieldProps<T extends FieldValues, C, O> = {
   control: Control<T, C, O>;
   name: Path<T>;
+  /** Turns the typed text into the field's value, e.g. '' into null for an optional date or number. */
+  parse?: (text: string) => unknown;
 } & Omit<TextFieldProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'error' | 'inputRef'>;
 
 /** A MUI text field bound to a react-hook-form field; the field's error replaces the help text. */
@@ -11,18 +13,20 @@ export function FormTextField<T extends FieldValues, C, O>({
   control,
   name,
   helperText,
+  parse,
   ...props
 }: FormTextFieldProps<T, C, O>) {
   return (
     <Controller
       control={control}
       name={name}
-      render={({ field: { ref, value, ...field }, fieldState }) => (
+      render={({ field: { ref, value, onChange, ...field }, fieldState }) => (
         <TextField
           {...field}
           {...props}
           // Optional fields arrive as null from the API; inputs need a string.
           value={value ?? ''}
+          onChange={(event) => onChange(parse ? parse(event.target.value) : event.target.value)}
           inputRef={ref}
           error={Boolean(fieldState.error)}
           helperText={fieldState.error?.message ?? helperText}

@@ -42,7 +42,7 @@ function navItems(user: User): NavItem[] {
     { label: 'Lost Pet Alerts', to: paths.clientAddAlert, icon: <Campaign /> },
   ];
   if (user.role.includes('paidcustomer')) {
-    items.push({ label: 'Member Perks', to: paths.clientMemberPerks, icon: <CardGiftcard /> });
+    items.push({ label: 'Member Perks', to: paths.clientMemberPerks, icon: <CardGiftcard />, aliases: [paths.clientPerks] });
   }
   return items;
 }

@@ -1,4 +1,4 @@
-import { messages, paths, type User } from '@petreg/contract';
+import { paths, type User } from '@petreg/contract';
 import { AccountCircle, CreditCard, ExpandMore, Logout } from '@mui/icons-material';
 import {
   Avatar,
@@ -16,26 +16,7 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { api, firstError } from '../api';
-import { toast } from '../toast';
-
-/** Opens the card provider's billing dashboard in a new tab (spec 2.2, Subscription). */
-async function openBillingDashboard(userId: number): Promise<void> {
-  // The tab opens during the click so pop-up blockers allow it; its address follows the answer.
-  const tab = window.open('', '_blank');
-  try {
-    const url = await api.get<string>(`utilities/stripe-dashboard?uid=${userId}`);
-    if (!tab) {
-      window.location.assign(url);
-      return;
-    }
-    tab.opener = null;
-    tab.location.href = url;
-  } catch (error) {
-    tab?.close();
-    toast(firstError(error, messages.genericError), { variant: 'error' });
-  }
-}
+import { openBillingDashboard } from '../billing';
 
 export function UserMenu({ user }: { user: User }) {
   const navigate = useNavigate();

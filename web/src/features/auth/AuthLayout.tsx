@@ -8,22 +8,25 @@ interface AuthLayoutProps {
   children: ReactNode;
   /** Sign-up screens carry the marketing copy and testimonials (spec 1). */
   marketing?: boolean;
+  /** Room for a longer form (the pet's details); the promise beside it then shows on large screens only. */
+  wide?: boolean;
 }
 
 /** The account screens: a form card, with the product's promise beside it on wide screens. */
-export function AuthLayout({ title, subtitle, children, marketing = false }: AuthLayoutProps) {
+export function AuthLayout({ title, subtitle, children, marketing = false, wide = false }: AuthLayoutProps) {
+  const asideFrom = wide ? 'lg' : 'md';
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', bgcolor: 'background.default' }}>
       <Box
         sx={{
-          flex: { xs: 1, md: '0 0 520px' },
+          flex: { xs: 1, [asideFrom]: wide ? '0 0 840px' : '0 0 520px' },
           display: 'flex',
           alignItems: 'center',
           justifyContent: 'center',
           p: { xs: 2, sm: 4 },
         }}
       >
-        <Paper variant="outlined" sx={{ width: '100%', maxWidth: 440, p: { xs: 3, sm: 4 } }} component="main">
+        <Paper variant="outlined" sx={{ width: '100%', maxWidth: wide ? 760 : 440, p: { xs: 3, sm: 4 } }} component="main">
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 3, color: 'primary.main' }}>
             <Pets aria-hidden />
             <Typography variant="subtitle1" sx={{ fontWeight: 700 }}>
@@ -44,7 +47,7 @@ export function AuthLayout({ title, subtitle, children, marketing = false }: Aut
       <Box
         component="aside"
         sx={{
-          display: { xs: 'none', md: 'flex' },
+          display: { xs: 'none', [asideFrom]: 'flex' },
           flex: 1,
           flexDirection: 'column',
           justifyContent: 'center',

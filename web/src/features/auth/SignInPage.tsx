@@ -1,9 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { messages, paths, signInSchema, ui } from '@petreg/contract';
-import { Button, Checkbox, FormControlLabel, Link, Stack, Typography } from '@mui/material';
-import { Controller, useForm } from 'react-hook-form';
+import { Button, Link, Stack, Typography } from '@mui/material';
+import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { firstError } from '../../app/api';
+import { FormCheckbox } from '../../components/FormCheckbox';
 import { FormTextField } from '../../components/FormTextField';
 import { PasswordField } from '../../components/PasswordField';
 import { useSignInRequest } from './api';
@@ -36,16 +37,7 @@ export function SignInPage() {
         <FormTextField control={control} name="email" label="Email" type="email" autoComplete="email" autoFocus />
         <PasswordField control={control} name="password" label="Password" autoComplete="current-password" />
         <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
-          <Controller
-            control={control}
-            name="remember"
-            render={({ field: { value, onChange, ref, ...field } }) => (
-              <FormControlLabel
-                label="Remember Me"
-                control={<Checkbox {...field} slotProps={{ input: { ref } }} checked={Boolean(value)} onChange={(_, checked) => onChange(checked)} />}
-              />
-            )}
-          />
+          <FormCheckbox control={control} name="remember" label="Remember Me" />
           <Link component={RouterLink} to={paths.forgotPassword} variant="body2">
             Forgot password?
           </Link>

@@ -19,7 +19,8 @@ interface Session {
   user: User | null;
   signIn: (result: AuthResult) => void;
   signUp: (result: AuthResult) => void;
-  signOut: () => Promise<void>;
+  /** Ends the session; `serverAlreadyEnded` skips the logout call when the server ended it itself. */
+  signOut: (options?: { serverAlreadyEnded?: boolean }) => Promise<void>;
   /** Replaces the user after the server answered a changed one (profile save). */
   updateUser: (user: User) => void;
 }
@@ -100,15 +101,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     toast(message, { variant: 'success' });
   }, []);
 
-  const signOut = useCallback((): Promise<void> => {
+  const signOut = useCallback((options?: { serverAlreadyEnded?: boolean }): Promise<void> => {
     if (!accessToken.get()) {
       setState({ status: 'guest' });
       return Promise.resolve();
     }
+    const logout = options?.serverAlreadyEnded
+      ? Promise.resolve()
+      : api
+          .post<boolean>('Users/logout', {}, { ignoreUnauthorized: true })
+          .catch((error: unknown) => console.warn('Logout call failed; ending the session locally.', error));
     // The logout screen may ask twice (React strict mode); one server call is enough.
-    signingOut.current ??= api
-      .post<boolean>('Users/logout', {}, { ignoreUnauthorized: true })
-      .catch((error: unknown) => console.warn('Logout call failed; ending the session locally.', error))
+    signingOut.current ??= logout
       .then(() => {
         end();
         toast(eventMessages.signedOut);

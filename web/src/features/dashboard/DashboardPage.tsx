@@ -1,12 +1,15 @@
 import { paths } from '@petreg/contract';
-import { CardGiftcard, ContactPhone, LocalHospital, Pets } from '@mui/icons-material';
-import { Alert, Button, Card, CardContent, CardHeader, Grid, Stack, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
+import { CardGiftcard, LocalHospital } from '@mui/icons-material';
+import { Alert, Button, Grid } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
+import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
+import { SectionCard } from '../../components/SectionCard';
 import { useSession } from '../auth/session';
+import { BackupContactsCard } from '../contacts/BackupContactsCard';
+import { PetList } from '../pets/PetList';
 
-/** The owner's home: pets, vets and backup contacts (spec 2.3). The lists arrive with their own features. */
+/** The owner's home: pets, vets and backup contacts (spec 2.3). */
 export function DashboardPage() {
   const { user } = useSession();
   const isMember = user?.role.includes('paidcustomer') ?? false;
@@ -32,73 +35,39 @@ export function DashboardPage() {
         </Alert>
       )}
       <Grid container spacing={3}>
-        <DashboardCard
-          title="Your Pets"
-          action={
-            <Button component={RouterLink} to={paths.clientPetAdd} variant="contained" size="small">
-              Add a pet
-            </Button>
-          }
-          icon={<Pets />}
-          empty="No pets yet"
-          hint="Add your pet and its microchip so a finder can reach you."
-        />
-        <DashboardCard
-          title="Your Vets"
-          action={
-            <Button component={RouterLink} to={paths.clientAddVet} variant="contained" size="small">
-              Add a vet
-            </Button>
-          }
-          icon={<LocalHospital />}
-          empty="No vets yet"
-          hint="Link your veterinarian so their number is at hand in an emergency."
-        />
-        <DashboardCard
-          title="Backup Contacts"
-          // Backup contacts arrive with their own increment; the button is wired then.
-          action={
-            <Button variant="contained" size="small" disabled>
-              Add a contact
-            </Button>
-          }
-          icon={<ContactPhone />}
-          empty="No backup contacts yet"
-          hint="Someone we can call when we cannot reach you."
-        />
+        <Grid size={12}>
+          <SectionCard
+            title="Your Pets"
+            action={
+              <Button component={RouterLink} to={paths.clientPetAdd} variant="contained" size="small">
+                Add a pet
+              </Button>
+            }
+          >
+            <PetList />
+          </SectionCard>
+        </Grid>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <SectionCard
+            title="Your Vets"
+            action={
+              <Button component={RouterLink} to={paths.clientAddVet} variant="contained" size="small">
+                Add a vet
+              </Button>
+            }
+          >
+            {/* Linking vets arrives with the vet search; until then an owner has none. */}
+            <EmptyState
+              icon={<LocalHospital />}
+              title="No vets yet"
+              hint="Link your veterinarian so their number is at hand in an emergency."
+            />
+          </SectionCard>
+        </Grid>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <BackupContactsCard />
+        </Grid>
       </Grid>
     </>
-  );
-}
-
-interface DashboardCardProps {
-  title: string;
-  action: ReactNode;
-  icon: ReactNode;
-  empty: string;
-  hint: string;
-}
-
-function DashboardCard({ title, action, icon, empty, hint }: DashboardCardProps) {
-  return (
-    <Grid size={{ xs: 12, md: 6, xl: 4 }}>
-      <Card component="section" aria-label={title} sx={{ height: '100%' }}>
-        <CardHeader
-          title={title}
-          slotProps={{ title: { variant: 'h3', component: 'h2' } }}
-          action={action}
-          sx={{ '& .MuiCardHeader-action': { alignSelf: 'center', m: 0 } }}
-        />
-        <CardContent>
-          <Stack spacing={1} sx={{ alignItems: 'center', textAlign: 'center', py: 3, color: 'text.secondary' }}>
-            <Stack sx={{ color: 'primary.light', '& svg': { fontSize: 40 } }}>{icon}</Stack>
-            <Typography variant="subtitle1" color="text.primary">
-              {empty}
-            </Typography>
-            <Typography variant="body2">{hint}</Typography>
-          </Stack>
-        </CardContent>
-      </Card>
-    </Grid>
   );
 }

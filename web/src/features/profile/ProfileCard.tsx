@@ -1,26 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { formatPhone, messages, profileSchema, ui, type ProfileInput, type User } from '@petreg/contract';
 import { Edit } from '@mui/icons-material';
-import {
-  Alert,
-  Box,
-  Button,
-  Card,
-  CardActions,
-  CardContent,
-  CardHeader,
-  FormControlLabel,
-  Grid,
-  LinearProgress,
-  MenuItem,
-  Switch,
-  TextField,
-} from '@mui/material';
+import { Alert, Box, Button, Card, CardActions, CardContent, CardHeader, Grid, LinearProgress } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { firstError } from '../../app/api';
 import { toast } from '../../app/toast';
+import { FormCheckbox } from '../../components/FormCheckbox';
+import { FormSelect } from '../../components/FormSelect';
 import { FormTextField } from '../../components/FormTextField';
 import { useSession } from '../auth/session';
 import { currentUserKey, useStates, useUpdateProfile, type ProfileUpdate } from './api';
@@ -46,6 +34,7 @@ export function ProfileCard({ user }: { user: User }) {
   const session = useSession();
   const queryClient = useQueryClient();
   const update = useUpdateProfile(user.id);
+  const states = useStates();
   const [editing, setEditing] = useState(false);
   const [settling, setSettling] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -145,16 +134,24 @@ export function ProfileCard({ user }: { user: User }) {
               <FormTextField control={control} name="city" label="City" autoComplete="address-level2" disabled={readOnly} />
             </Grid>
             <Grid size={{ xs: 12, sm: 4 }}>
-              <StateSelect control={control} disabled={readOnly} />
+              <FormSelect
+                control={control}
+                name="stateId"
+                label="State"
+                options={states.data}
+                emptyOption="None"
+                disabled={readOnly}
+                helperText={states.isError ? 'The list of states could not be loaded' : undefined}
+              />
             </Grid>
             <Grid size={{ xs: 12, sm: 3 }}>
               <FormTextField control={control} name="zipcode" label="Zip Code" autoComplete="postal-code" disabled={readOnly} />
             </Grid>
             <Grid size={{ xs: 12, sm: 6 }}>
-              <NotificationSwitch control={control} name="notifyByEmail" label="Email notifications" disabled={readOnly} />
+              <FormCheckbox control={control} name="notifyByEmail" label="Email notifications" variant="switch" disabled={readOnly} />
             </Grid>
             <Grid size={{ xs: 12, sm: 6 }}>
-              <NotificationSwitch control={control} name="notifyBySms" label="SMS notifications" disabled={readOnly} />
+              <FormCheckbox control={control} name="notifyBySms" label="SMS notifications" variant="switch" disabled={readOnly} />
             </Grid>
           </Grid>
         </CardContent>
@@ -170,63 +167,5 @@ export function ProfileCard({ user }: { user: User }) {
         )}
       </Box>
     </Card>
-  );
-}
-
-type ProfileControl = Control<ProfileInput, unknown, ProfileUpdate>;
-
-function StateSelect({ control, disabled }: { control: ProfileControl; disabled: boolean }) {
-  const states = useStates();
-  return (
-    <Controller
-      control={control}
-      name="stateId"
-      render={({ field: { value, onChange, ref, ...field }, fieldState }) => (
-        <TextField
-          {...field}
-          select
-          label="State"
-          inputRef={ref}
-          // Until the list arrives the saved id has no option to show.
-          value={states.data ? (value ?? '') : ''}
-          onChange={(event) => onChange(event.target.value === '' ? null : Number(event.target.value))}
-          disabled={disabled}
-          error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message ?? (states.isError ? 'The list of states could not be loaded' : undefined)}
-        >
-          <MenuItem value="">
-            <em>None</em>
-          </MenuItem>
-          {states.data?.map((state) => (
-            <MenuItem key={state.id} value={state.id}>
-              {state.name}
-            </MenuItem>
-          ))}
-        </TextField>
-      )}
-    />
-  );
-}
-
-interface NotificationSwitchProps {
-  control: ProfileControl;
-  name: 'notifyByEmail' | 'notifyBySms';
-  label: string;
-  disabled: boolean;
-}
-
-function NotificationSwitch({ control, name, label, disabled }: NotificationSwitchProps) {
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field: { value, onChange, ref, ...field } }) => (
-        <FormControlLabel
-          label={label}
-          disabled={disabled}
-          control={<Switch {...field} slotProps={{ input: { ref } }} checked={Boolean(value)} onChange={(_, checked) => onChange(checked)} />}
-        />
-      )}
-    />
   );
 }

@@ -1,0 +1,109 @@
+import { formatPhone, messages, ui, type BackupContact } from '@petreg/contract';
+import { ContactPhone, DeleteOutlined, EditOutlined } from '@mui/icons-material';
+import {
+  Avatar,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  IconButton,
+  List,
+  ListItem,
+  ListItemAvatar,
+  ListItemText,
+  Stack,
+  Tooltip,
+} from '@mui/material';
+import { useState } from 'react';
+import { toast } from '../../app/toast';
+import { DelayedProgress } from '../../components/DelayedProgress';
+import { EmptyState } from '../../components/EmptyState';
+import { SectionCard } from '../../components/SectionCard';
+import { useBackupContacts, useDeleteBackupContact } from './api';
+import { BackupContactDialog } from './BackupContactDialog';
+
+/** Backup Contacts on the dashboard (spec 2.3): people to call when the owner cannot be reached. */
+export function BackupContactsCard() {
+  const contacts = useBackupContacts();
+  const remove = useDeleteBackupContact();
+  /** undefined: no dialog; null: a new contact; otherwise the contact being edited. */
+  const [editing, setEditing] = useState<BackupContact | null | undefined>(undefined);
+  const [deleting, setDeleting] = useState<BackupContact | null>(null);
+
+  const confirmDelete = (contact: BackupContact) =>
+    remove.mutate(contact.id, {
+      onSuccess: () => toast(messages.recordDeleted, { variant: 'success' }),
+      // Spec 8: a failed delete is not reported.
+      onError: (error) => console.warn('Deleting the backup contact failed.', error),
+      onSettled: () => setDeleting(null),
+    });
+
+  return (
+    <SectionCard
+      title="Backup Contacts"
+      action={
+        <Button variant="contained" size="small" onClick={() => setEditing(null)}>
+          Add a contact
+        </Button>
+      }
+    >
+      {contacts.isFetching && <DelayedProgress delayMs={ui.backupContactLoaderDelayMs} label="Loading backup contacts" />}
+      {contacts.data?.length === 0 && (
+        <EmptyState icon={<ContactPhone />} title="No backup contacts yet" hint="Someone we can call when we cannot reach you." />
+      )}
+      {contacts.data && contacts.data.length > 0 && (
+        <List aria-label="Backup contacts">
+          {contacts.data.map((contact) => (
+            <ListItem
+              key={contact.id}
+              divider
+              secondaryAction={
+                <Stack direction="row" spacing={0.5}>
+                  <Tooltip title="Edit">
+                    <IconButton aria-label={`Edit ${contact.name}`} onClick={() => setEditing(contact)}>
+                      <EditOutlined />
+                    </IconButton>
+                  </Tooltip>
+                  <Tooltip title="Delete">
+                    <IconButton aria-label={`Delete ${contact.name}`} edge="end" onClick={() => setDeleting(contact)}>
+                      <DeleteOutlined />
+                    </IconButton>
+                  </Tooltip>
+                </Stack>
+              }
+              sx={{ pr: 12 }}
+            >
+              <ListItemAvatar>
+                <Avatar sx={{ bgcolor: 'primary.light' }}>{contact.name.charAt(0).toUpperCase()}</Avatar>
+              </ListItemAvatar>
+              <ListItemText primary={contact.name} secondary={formatPhone(contact.phoneNumber)} />
+            </ListItem>
+          ))}
+        </List>
+      )}
+
+      {editing !== undefined && (
+        <BackupContactDialog key={editing?.id ?? 'new'} contact={editing} onClose={() => setEditing(undefined)} />
+      )}
+      <Dialog open={deleting !== null} onClose={() => setDeleting(null)} aria-labelledby="delete-contact-text">
+        <DialogContent>
+          <DialogContentText id="delete-contact-text">{messages.deleteConfirm}</DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setDeleting(null)} disabled={remove.isPending}>
+            Cancel
+          </Button>
+          <Button
+            variant="contained"
+            color="error"
+            loading={remove.isPending}
+            onClick={() => deleting && confirmDelete(deleting)}
+          >
+            Confirm
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </SectionCard>
+  );
+}

@@ -1,0 +1,29 @@
+import type { BackupContact, BackupContactInput } from '@petreg/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, orEmpty } from '../../app/api';
+
+const contactsKey = ['Users', 'backup-contacts'] as const;
+
+export function useBackupContacts() {
+  return useQuery({
+    queryKey: contactsKey,
+    queryFn: ({ signal }) => orEmpty(api.get<BackupContact[]>('Users/backup-contacts', { signal }), 'backup contacts'),
+  });
+}
+
+/** Creates a contact, or edits the one with the given id. */
+export function useSaveBackupContact() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (contact: BackupContactInput) => api.post<BackupContact>('Users/backup-contact', contact),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: contactsKey }),
+  });
+}
+
+export function useDeleteBackupContact() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete<boolean>(`Users/BackupContact/${id}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: contactsKey }),
+  });
+}

@@ -1,0 +1,300 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  formatPhone,
+  messages,
+  paths,
+  petProfileSchema,
+  toApiDate,
+  ui,
+  type Pet,
+  type PetProfile,
+  type PetProfileInput,
+  type User,
+} from '@petreg/contract';
+import { Edit, LocalHospital, Person, Verified, WarningAmber } from '@mui/icons-material';
+import {
+  Avatar,
+  Box,
+  Button,
+  Card,
+  CardActions,
+  CardContent,
+  CardHeader,
+  Chip,
+  Grid,
+  Link,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { useState } from 'react';
+import { FormProvider, useForm, type DefaultValues } from 'react-hook-form';
+import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { allErrors, firstError } from '../../app/api';
+import { openBillingDashboard } from '../../app/billing';
+import { toast } from '../../app/toast';
+import { CenteredSpinner } from '../../components/CenteredSpinner';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { useSession } from '../auth/session';
+import { PetShortLink } from '../public/PetShortLink';
+import { usePet, useUpdatePet, useUpgradeToLifetime } from './api';
+import { petImage, registrationStatus } from './petDisplay';
+import { PetFields } from './PetFields';
+
+/** client/pet/update/{id}: the pet's profile, its registration, its owner and vet (spec 2.4). */
+export function PetUpdatePage() {
+  const id = Number(useParams().id);
+  if (!Number.isInteger(id) || id <= 0) return <Navigate to={paths.notFound} replace />;
+  return <PetUpdate key={id} id={id} />;
+}
+
+function PetUpdate({ id }: { id: number }) {
+  const pet = usePet(id);
+  const { user } = useSession();
+
+  if (pet.isError) {
+    return (
+      <>
+        <ErrorBanner key={pet.errorUpdatedAt} durationMs={ui.petErrorMs}>
+          {allErrors(pet.error, messages.genericError)}
+        </ErrorBanner>
+        <Link component={RouterLink} to={paths.client}>
+          Back to your dashboard
+        </Link>
+      </>
+    );
+  }
+  if (!pet.data || !user) return <CenteredSpinner />;
+
+  return (
+    <Grid container spacing={3} sx={{ alignItems: 'flex-start' }}>
+      <Grid size={12}>
+        <PetHeader pet={pet.data} user={user} />
+      </Grid>
+      <Grid size={{ xs: 12, lg: 8 }}>
+        <PetProfileCard pet={pet.data} />
+      </Grid>
+      <Grid size={{ xs: 12, lg: 4 }}>
+        <Stack spacing={3}>
+          <OwnerCard user={user} />
+          <VetCard pet={pet.data} />
+          <PetShortLink pet={pet.data} />
+        </Stack>
+      </Grid>
+    </Grid>
+  );
+}
+
+/** Photo, name and registration state, with the plan actions. */
+function PetHeader({ pet, user }: { pet: Pet; user: User }) {
+  const upgrade = useUpgradeToLifetime();
+  const status = registrationStatus(pet);
+  const registered = status !== 'Not Registered';
+  const chip = pet.chips[0];
+
+  const upgradeToLifetime = () =>
+    upgrade.mutate(pet.id, { onSuccess: ({ location }) => window.location.assign(location) });
+
+  return (
+    <Box>
+      {upgrade.isError && (
+        <ErrorBanner key={upgrade.submittedAt} durationMs={ui.checkoutErrorMs}>
+          {firstError(upgrade.error, messages.genericError)}
+        </ErrorBanner>
+      )}
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' } }}>
+        <Stack direction="row" spacing={2.5} sx={{ flexGrow: 1, minWidth: 0, alignItems: 'center' }}>
+          <Avatar
+            src={petImage(pet)}
+            alt=""
+            variant="rounded"
+            sx={{ width: { xs: 64, sm: 88 }, height: { xs: 64, sm: 88 }, borderRadius: 3 }}
+          />
+          <Box sx={{ minWidth: 0 }}>
+            <Typography variant="h1" sx={{ overflowWrap: 'anywhere' }}>
+              {pet.name}
+            </Typography>
+            <Stack direction="row" spacing={1} sx={{ mt: 1, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+              <Chip
+                icon={registered ? <Verified /> : <WarningAmber />}
+                color={registered ? 'success' : 'warning'}
+                label={status}
+                aria-label={`Registration status: ${status}`}
+              />
+              {chip && (
+                <Typography variant="body2" color="text.secondary">
+                  Microchip {chip.chipId}
+                </Typography>
+              )}
+            </Stack>
+          </Box>
+        </Stack>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ flexShrink: 0 }}>
+          {user.data.haveSubscriptions && (
+            <Button variant="text" onClick={() => void openBillingDashboard(user.id)}>
+              Manage Subscriptions
+            </Button>
+          )}
+          {chip && !chip.oneTime && (
+            <Button variant="contained" color="secondary" loading={upgrade.isPending} onClick={upgradeToLifetime}>
+              Upgrade to Lifetime
+            </Button>
+          )}
+        </Stack>
+      </Stack>
+    </Box>
+  );
+}
+
+function formValues(pet: Pet): DefaultValues<PetProfileInput> {
+  const chip = pet.chips[0];
+  return {
+    id: pet.id,
+    name: pet.name,
+    chipId: chip?.chipId ?? '',
+    confirmChip: chip?.chipId ?? '',
+    chipTypeId: chip?.chipTypeId ?? null,
+    speciesId: pet.speciesId ?? undefined,
+    breeds: pet.breeds,
+    sex: pet.sex,
+    dob: toApiDate(pet.dob),
+    lastRabiesVaccine: toApiDate(pet.lastRabiesVaccine),
+    approximateWeight: pet.approximateWeight,
+    spayedNeutered: pet.spayedNeutered,
+    shareContactInfo: pet.shareContactInfo,
+    notes: pet.notes ?? '',
+    // The stored name stands for "keep the photo"; a newly chosen one replaces it with a data URL.
+    image: pet.image,
+  };
+}
+
+/** The pet's details: read-only until Edit; Cancel puts back what is saved (spec 2.4). */
+function PetProfileCard({ pet }: { pet: Pet }) {
+  const navigate = useNavigate();
+  const update = useUpdatePet();
+  const [editing, setEditing] = useState(false);
+  const form = useForm<PetProfileInput, unknown, PetProfile>({
+    resolver: zodResolver(petProfileSchema),
+    defaultValues: formValues(pet),
+  });
+
+  const cancel = () => {
+    form.reset(formValues(pet));
+    update.reset();
+    setEditing(false);
+  };
+
+  const onSubmit = form.handleSubmit((profile) =>
+    update.mutate(profile, {
+      onSuccess: () => {
+        toast(messages.recordSaved, { variant: 'success' });
+        void navigate(paths.client);
+      },
+    }),
+  );
+
+  return (
+    <Card component="section" aria-labelledby="pet-profile-title">
+      <CardHeader
+        title="Pet Profile"
+        slotProps={{ title: { variant: 'h3', component: 'h2', id: 'pet-profile-title' } }}
+        action={
+          !editing && (
+            <Button startIcon={<Edit />} onClick={() => setEditing(true)}>
+              Edit
+            </Button>
+          )
+        }
+      />
+      <FormProvider {...form}>
+        <Box component="form" onSubmit={onSubmit} noValidate>
+          <CardContent>
+            {update.isError && (
+              <ErrorBanner key={update.submittedAt} durationMs={ui.petErrorMs}>
+                {allErrors(update.error, messages.genericError)}
+              </ErrorBanner>
+            )}
+            <PetFields disabled={!editing || update.isPending} storedImageUrl={pet.imageUrl} />
+          </CardContent>
+          {editing && (
+            <CardActions sx={{ justifyContent: 'flex-end', px: 2, pb: 2 }}>
+              <Button onClick={cancel} disabled={update.isPending}>
+                Cancel
+              </Button>
+              <Button type="submit" variant="contained" loading={update.isPending}>
+                Save
+              </Button>
+            </CardActions>
+          )}
+        </Box>
+      </FormProvider>
+    </Card>
+  );
+}
+
+/** Who a finder reaches: the owner's details, edited on the profile page. */
+function OwnerCard({ user }: { user: User }) {
+  const { firstName, lastName, email, phoneNumber, address1, address2, city, state, zipcode } = user.data;
+  const place = [city, [state?.abbreviation, zipcode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  const address = [address1, address2, place].filter(Boolean);
+
+  return (
+    <Card component="section" aria-labelledby="owner-title">
+      <CardHeader
+        avatar={<Person color="primary" />}
+        title="Owner Information"
+        slotProps={{ title: { variant: 'h3', component: 'h2', id: 'owner-title' } }}
+      />
+      <CardContent sx={{ pt: 0 }}>
+        <Stack spacing={0.5}>
+          <Typography sx={{ fontWeight: 600 }}>{`${firstName} ${lastName}`.trim()}</Typography>
+          <Typography variant="body2">{email}</Typography>
+          {phoneNumber && <Typography variant="body2">{formatPhone(phoneNumber)}</Typography>}
+          {address.length > 0 ? (
+            <Typography variant="body2" component="address" sx={{ fontStyle: 'normal' }}>
+              {address.map((line) => (
+                <span key={line} style={{ display: 'block' }}>
+                  {line}
+                </span>
+              ))}
+            </Typography>
+          ) : (
+            <Typography variant="body2" color="text.secondary">
+              No address yet
+            </Typography>
+          )}
+        </Stack>
+      </CardContent>
+      <CardActions sx={{ px: 2, pb: 2 }}>
+        <Button component={RouterLink} to={paths.clientProfile} size="small" startIcon={<Edit />}>
+          Edit your profile
+        </Button>
+      </CardActions>
+    </Card>
+  );
+}
+
+/** The pet's veterinarian; vets are linked on the vet search page. */
+function VetCard({ pet }: { pet: Pet }) {
+  return (
+    <Card component="section" aria-labelledby="vet-title">
+      <CardHeader
+        avatar={<LocalHospital color="primary" />}
+        title="Veterinarian"
+        slotProps={{ title: { variant: 'h3', component: 'h2', id: 'vet-title' } }}
+      />
+      <CardContent sx={{ pt: 0 }}>
+        <EmptyState
+          icon={<LocalHospital />}
+          title="No vet linked yet"
+          hint={`Link ${pet.name}'s vet so their number is at hand in an emergency.`}
+        />
+      </CardContent>
+      <CardActions sx={{ px: 2, pb: 2 }}>
+        <Button component={RouterLink} to={paths.clientAddVet} variant="outlined" size="small">
+          Add a vet
+        </Button>
+      </CardActions>
+    </Card>
+  );
+}

@@ -1,0 +1,37 @@
+import { formatRegisteredUntil, paths, withId, type Pet } from '@petreg/contract';
+import bird from './images/bird.svg';
+import cat from './images/cat.svg';
+import dog from './images/dog.svg';
+import paw from './images/paw.svg';
+import rabbit from './images/rabbit.svg';
+
+const speciesImages: Record<string, string> = { dog, cat, bird, rabbit };
+
+/** Spec 2.3: a pet without a photo shows its species' picture; a dog when the species is unknown. */
+export function speciesImage(species: string | null | undefined): string {
+  return species ? (speciesImages[species.toLowerCase()] ?? paw) : dog;
+}
+
+export function petImage(pet: Pick<Pet, 'imageUrl' | 'species'>): string {
+  return pet.imageUrl ?? speciesImage(pet.species);
+}
+
+/** Spec 2.3: the tile's warning, or null when the pet's registration is in order. */
+export function petWarning(pet: Pet): string | null {
+  if (pet.subscriptionExpired) return 'Chip Deactivated';
+  if (!pet.isActive || pet.chips.some((chip) => !chip.isActive)) return 'Registration Incomplete';
+  return null;
+}
+
+/** Spec 2.4: an active pet opens its profile, an inactive one its plan choice. */
+export function petTilePath(pet: Pet): string {
+  return withId(pet.isActive ? paths.clientPetUpdate : paths.clientPetCheckout, pet.id);
+}
+
+/** Spec 2.4 registration state: Not Registered, Registered Until {MMM DD, YYYY}, or Lifetime. */
+export function registrationStatus(pet: Pet): string {
+  const chip = pet.chips[0];
+  if (!pet.isActive || !chip) return 'Not Registered';
+  if (chip.oneTime || !chip.expirationDate) return 'Lifetime';
+  return `Registered Until ${formatRegisteredUntil(chip.expirationDate)}`;
+}

@@ -1,0 +1,206 @@
+import {
+  contactNumbers,
+  formatAge,
+  formatLostTime,
+  formatPhone,
+  isSafeAtHome,
+  lastSeenText,
+  messages,
+  petNameLabel,
+  sexes,
+  sharesContact,
+  type PublicProfile,
+} from '@petreg/contract';
+import { Call, CheckCircle, Email, ExpandMore, Home, Place, Schedule, Verified } from '@mui/icons-material';
+import {
+  Alert,
+  Avatar,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Divider,
+  Menu,
+  MenuItem,
+  Paper,
+  Stack,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
+import { useState, type ReactNode } from 'react';
+import { useParams } from 'react-router';
+import { firstError } from '../../app/api';
+import { CenteredSpinner } from '../../components/CenteredSpinner';
+import { speciesImage } from '../pets/petDisplay';
+import { usePublicProfile } from './api';
+import { PublicLayout } from './PublicLayout';
+
+/** pet-profiles/:id: what a finder sees of a pet, and how to reach its owner while it is missing (spec 2.5). */
+export function PetProfilePage() {
+  const id = useParams().id ?? '';
+  return <PublicLayout>{id ? <Profile key={id} id={id} /> : <Alert severity="error">{messages.notFound}</Alert>}</PublicLayout>;
+}
+
+function Profile({ id }: { id: string }) {
+  const profile = usePublicProfile(id);
+  if (profile.isError) return <Alert severity="error">{firstError(profile.error, messages.genericError)}</Alert>;
+  if (!profile.data) return <CenteredSpinner />;
+  return <PetCard profile={profile.data} />;
+}
+
+function PetCard({ profile }: { profile: PublicProfile }) {
+  const { pet } = profile;
+  const sex = sexes.find((s) => s.id === pet.sex && s.id !== 0);
+  const tiles = [
+    pet.age > 0 && { label: 'Age', value: formatAge(pet.age) },
+    sex && { label: 'Gender', value: sex.name },
+    pet.weight !== null && { label: 'Size', value: `${pet.weight} kg` },
+  ].filter((tile): tile is { label: string; value: string } => Boolean(tile));
+
+  return (
+    <Card component="article" aria-labelledby="pet-name">
+      <Box sx={{ bgcolor: 'primary.main', height: 96 }} />
+      <CardContent sx={{ px: { xs: 2.5, sm: 4 }, pb: 4 }}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ mt: -8 }}>
+          <Avatar
+            src={pet.image ?? speciesImage(pet.species)}
+            alt={pet.image ? `Photo of ${pet.petName}` : ''}
+            variant="rounded"
+            sx={{ width: 144, height: 144, borderRadius: 4, border: 4, borderColor: 'background.paper', bgcolor: 'background.paper' }}
+          />
+          {/* Below the photo on phones; beside it, under the banner, on wider screens. */}
+          <Box sx={{ minWidth: 0, pt: { sm: 9 } }}>
+            <Typography variant="overline" color="text.secondary">
+              {petNameLabel(pet.species)}
+            </Typography>
+            <Typography variant="h1" id="pet-name" sx={{ overflowWrap: 'anywhere' }}>
+              {pet.petName}
+            </Typography>
+            <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center', mt: 0.5, color: pet.missingDate ? 'error.main' : 'text.secondary' }}>
+              {pet.missingDate ? <Place fontSize="small" aria-hidden /> : <Home fontSize="small" aria-hidden />}
+              <Typography sx={{ fontWeight: 600 }}>{lastSeenText(pet)}</Typography>
+            </Stack>
+            {pet.breed && <Typography color="text.secondary">{pet.breed}</Typography>}
+          </Box>
+        </Stack>
+
+        {tiles.length > 0 && (
+          <Stack direction="row" useFlexGap spacing={1.5} sx={{ mt: 3, flexWrap: 'wrap' }}>
+            {tiles.map(({ label, value }) => (
+              <Paper key={label} variant="outlined" sx={{ px: 2.5, py: 1.5, minWidth: 110, textAlign: 'center' }}>
+                <Typography variant="caption" color="text.secondary">
+                  {label}
+                </Typography>
+                <Typography sx={{ fontWeight: 700, whiteSpace: 'pre-line' }}>{value}</Typography>
+              </Paper>
+            ))}
+          </Stack>
+        )}
+
+        <Stack spacing={2.5} divider={<Divider flexItem />} sx={{ mt: 4 }}>
+          {pet.missingDate && (
+            <Section title="Lost time" icon={<Schedule color="error" />}>
+              <Typography>{formatLostTime(pet.missingDate)}</Typography>
+            </Section>
+          )}
+          {pet.foundDate && (
+            <Section title="Found" icon={<CheckCircle color="success" />}>
+              <Typography>{pet.foundSince}</Typography>
+            </Section>
+          )}
+          {isSafeAtHome(pet) && (
+            <Section title="Not lost" icon={<Verified color="success" />}>
+              <Typography>Safe at home</Typography>
+            </Section>
+          )}
+          <Section title="Owners details">
+            <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+              <Avatar src={pet.userPhoto ?? undefined} alt="">
+                {pet.firstName.charAt(0)}
+              </Avatar>
+              <Box>
+                <Typography sx={{ fontWeight: 600 }}>{`${pet.firstName} ${pet.lastName}`}</Typography>
+                {(pet.state || pet.country) && (
+                  <Typography variant="body2" color="text.secondary">
+                    {[pet.state?.abbreviation, pet.country].filter(Boolean).join(', ')}
+                  </Typography>
+                )}
+              </Box>
+            </Stack>
+          </Section>
+          {sharesContact(pet) && <ContactSection profile={profile} />}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}
+
+function Section({ title, icon, children }: { title: string; icon?: ReactNode; children: ReactNode }) {
+  return (
+    <Box component="section" aria-label={title}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 0.75 }}>
+        {icon}
+        <Typography variant="h3" component="h2">
+          {title}
+        </Typography>
+      </Stack>
+      {children}
+    </Box>
+  );
+}
+
+/** Mail and phone actions; wider screens add the menu of the owner's, vet's and guardian's numbers. */
+function ContactSection({ profile }: { profile: PublicProfile }) {
+  const { pet } = profile;
+  const wide = useMediaQuery(useTheme().breakpoints.up('md'));
+  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const numbers = contactNumbers(profile);
+
+  return (
+    <Section title="Contact">
+      <Typography color="text.secondary" sx={{ mb: 1.5 }}>
+        Have you seen {pet.petName}? Please let the owner know.
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+        {pet.email && (
+          <Button variant="contained" startIcon={<Email />} href={`mailto:${pet.email}`}>
+            Email the owner
+          </Button>
+        )}
+        {pet.phone && (
+          <Button variant="contained" color="secondary" startIcon={<Call />} href={`tel:${pet.phone}`}>
+            Call the owner
+          </Button>
+        )}
+        {wide && numbers.length > 0 && (
+          <>
+            <Button
+              variant="outlined"
+              endIcon={<ExpandMore />}
+              aria-haspopup="menu"
+              aria-expanded={Boolean(menuAnchor)}
+              onClick={(event) => setMenuAnchor(event.currentTarget)}
+            >
+              Phone numbers
+            </Button>
+            <Menu anchorEl={menuAnchor} open={Boolean(menuAnchor)} onClose={() => setMenuAnchor(null)}>
+              {numbers.map(({ label, phone }) => (
+                <MenuItem key={label} component="a" href={`tel:${phone}`} onClick={() => setMenuAnchor(null)}>
+                  <Box>
+                    <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                      {label}
+                    </Typography>
+                    <Typography variant="body2" color="text.secondary">
+                      {formatPhone(phone)}
+                    </Typography>
+                  </Box>
+                </MenuItem>
+              ))}
+            </Menu>
+          </>
+        )}
+      </Stack>
+    </Section>
+  );
+}
