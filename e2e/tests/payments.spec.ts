@@ -1,0 +1,100 @@
+import type { Page } from '@playwright/test';
+import { createOwner, expect, signIn, test, type Owner } from './fixtures';
+
+const randomChip = (prefix = '985') => `${prefix}${String(Date.now()).slice(-9)}${Math.floor(Math.random() * 900 + 100)}`.slice(0, 15);
+
+/** An owner with a chipped pet registered through the API, signed in on the page. */
+async function ownerWithPet(page: Page, request: Parameters<typeof createOwner>[0], chip = randomChip()) {
+  const owner: Owner = await createOwner(request, 'Avery');
+  const data = (await (await request.get('/api/v2/utilities/static-data')).json()).result;
+  const created = await request.post('/api/v2/Pet/create-pet', {
+    headers: { authorization: `Bearer ${owner.token}` },
+    data: { name: 'Juniper', speciesId: data.species[0].id, chipId: chip, confirmChip: chip, chipTypeId: data.brands[0].id },
+  });
+  expect(created.status()).toBe(200);
+  const petId: number = (await created.json()).result.pet.id;
+  await page.goto('/sign-in');
+  await signIn(page, owner.email, owner.password);
+  await expect(page.getByRole('button', { name: /^Hi, / })).toBeVisible();
+  return { owner, petId };
+}
+
+async function fillCard(page: Page, cardNumber: string) {
+  await page.getByLabel('Name on card').fill('Avery Rivera');
+  await page.getByLabel('Card number').fill(cardNumber);
+  await page.getByLabel('Expiry (MM/YY)').fill('12/39');
+  await page.getByLabel('CVC').fill('123');
+}
+
+test.describe('[PAYMENTS]', () => {
+  test('an owner buys yearly protection on the portal checkout and sees it registered', async ({ page, request }) => {
+    const { petId } = await ownerWithPet(page, request);
+    await page.goto(`/client/pet/checkout/${petId}`);
+    await expect(page.getByText('Out of Stock')).toBeVisible();
+    await expect(page.getByRole('checkbox', { name: /QR collar tag/ })).toBeDisabled();
+    await page.screenshot({ path: test.info().outputPath('plans.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Choose Yearly Protection' }).click();
+
+    await expect(page).toHaveURL(/\/checkout\/cs_local_/);
+    await expect(page.getByRole('heading', { name: 'Checkout' })).toBeVisible();
+    await fillCard(page, '4000 0000 0000 0002');
+    await page.getByRole('button', { name: 'Pay $19.95' }).click();
+    await expect(page.getByText('Your card was declined. Please use another card.')).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('checkout-declined.png'), fullPage: true });
+
+    await fillCard(page, '4242 4242 4242 4242');
+    await page.getByRole('button', { name: 'Pay $19.95' }).click();
+    await expect(page).toHaveURL(/\/pet-registration-complete\?session_id=cs_local_/);
+    await expect(page.getByRole('heading', { name: 'Thank You' })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('thank-you.png'), fullPage: true });
+    await page.getByRole('link', { name: 'Go to dashboard' }).click();
+
+    await expect(page.getByRole('link', { name: 'Member Perks' }).first()).toBeVisible();
+    const tile = page.getByRole('list', { name: 'Pets' }).getByRole('link', { name: /Juniper/ });
+    await expect(tile).not.toHaveAccessibleName(/Registration Incomplete|Chip Deactivated/);
+    await tile.click();
+    await expect(page).toHaveURL(new RegExp(`/client/pet/update/${petId}$`));
+    await expect(page.getByText(/Registered Until [A-Z][a-z]{2} \d{2}, \d{4}/)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Upgrade to Lifetime' })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('pet-registered.png'), fullPage: true });
+
+    await page.goto('/client/member-perks');
+    await expect(page.getByRole('heading', { name: 'Member Perks' })).toBeVisible();
+    await expect(page.getByText('30% off GPS collars')).toBeVisible();
+  });
+
+  test('a Save This Life chip checks out with coupon STL2025 at 75% off', async ({ page, request }) => {
+    const { petId } = await ownerWithPet(page, request, randomChip('900164'));
+    await page.goto(`/client/pet/checkout/${petId}`);
+    await expect(page.getByText('Coupon STL2025 applied')).toBeVisible();
+    await page.getByRole('button', { name: 'Choose Lifetime Protection' }).click();
+    await expect(page.getByRole('button', { name: 'Pay $12.49' })).toBeVisible();
+    await fillCard(page, '4242424242424242');
+    await page.getByRole('button', { name: 'Pay $12.49' }).click();
+    await expect(page.getByRole('heading', { name: 'Thank You' })).toBeVisible();
+    await page.goto(`/client/pet/update/${petId}`);
+    await expect(page.getByText('Lifetime', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Upgrade to Lifetime' })).toHaveCount(0);
+  });
+
+  test('the billing page lists the plan and payment and cancels the renewal', async ({ page, request }) => {
+    const { owner, petId } = await ownerWithPet(page, request);
+    await page.goto(`/client/pet/checkout/${petId}`);
+    await page.getByRole('button', { name: 'Choose Yearly Protection' }).click();
+    await fillCard(page, '4242 4242 4242 4242');
+    await page.getByRole('button', { name: 'Pay $19.95' }).click();
+    await expect(page.getByRole('heading', { name: 'Thank You' })).toBeVisible();
+
+    const auth = { authorization: `Bearer ${owner.token}` };
+    const me = (await (await request.get('/api/v2/Users/current-user', { headers: auth })).json()).result;
+    const link = await request.get(`/api/v2/utilities/stripe-dashboard?uid=${me.id}`, { headers: auth });
+    expect(new URL((await link.json()).result).pathname).toBe('/billing');
+
+    await page.goto('/billing');
+    await expect(page.getByRole('table', { name: 'Payments' }).getByText('•••• 4242').or(page.getByRole('table', { name: 'Payments' }).getByText('4242'))).toBeVisible();
+    await page.getByRole('button', { name: 'Cancel renewal for Juniper' }).click();
+    await page.getByRole('dialog', { name: 'Cancel renewal?' }).getByRole('button', { name: 'Cancel renewal' }).click();
+    await expect(page.getByText('Renewal canceled').first()).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('billing.png'), fullPage: true });
+  });
+});

@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs';
+import type { APIRequestContext } from '@playwright/test';
+import { createOwner, expect, signIn, test, type Owner } from './fixtures';
+
+interface CreatedPet {
+  id: number;
+  publicId: string;
+  shortId: string;
+}
+
+let chipCounter = 0;
+/** A fresh HomeAgain ISO number per pet, so runs never collide on the one-pet-per-chip rule. */
+const newChip = () => `985${String(Date.now()).slice(-9)}${String(process.pid % 100).padStart(2, '0')}${chipCounter++ % 10}`;
+
+async function result<T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { result: T }).result;
+}
+
+/** Registers a dog for the owner through the API, as the registration form would. */
+async function createPet(request: APIRequestContext, owner: Owner, name = 'Biscuit') {
+  const headers = { authorization: `Bearer ${owner.token}` };
+  const data = await result<{ species: { id: number; name: string }[]; brands: { id: number; name: string }[] }>(
+    await request.get('/api/v2/utilities/static-data'),
+  );
+  const chipId = newChip();
+  const created = await result<{ pet: CreatedPet }>(
+    await request.post('/api/v2/Pet/create-pet', {
+      headers,
+      data: {
+        name,
+        chipId,
+        confirmChip: chipId,
+        chipTypeId: data.brands.find((b) => b.name === 'HomeAgain')!.id,
+        speciesId: data.species.find((s) => s.name === 'Dog')!.id,
+        sex: 2,
+        dob: '2022-02-10',
+        approximateWeight: 42,
+        shareContactInfo: true,
+      },
+    }),
+  );
+  return { ...created.pet, chipId };
+}
+
+/** Pays the yearly plan on the portal's own checkout, through the API, which registers the chip. */
+async function registerThroughCheckout(request: APIRequestContext, owner: Owner, petId: number) {
+  const headers = { authorization: `Bearer ${owner.token}` };
+  const { plans } = await result<{ plans: { id: number; oneTime: boolean }[] }>(await request.get('/api/v2/pet/plans'));
+  await result(await request.put('/api/v2/Pet/update-plan', { headers, data: { id: petId, planId: plans.find((p) => !p.oneTime)!.id } }));
+  const { location } = await result<{ location: string }>(
+    await request.get(`/api/v2/checkout/stripe-subscription/${petId}?petFlow=true`, { headers }),
+  );
+  const sessionId = new URL(location).pathname.split('/').pop()!;
+  await result(
+    await request.post(`/api/v2/checkout/local/${sessionId}/pay`, {
+      headers,
+      data: { name: 'Jamie Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123' },
+    }),
+  );
+}
+
+test.describe('[PUBLIC]', () => {
+  test('[LOOKUP]: a finder looks up a registered chip and is sent to the support line', async ({ page, request }) => {
+    const owner = await createOwner(request);
+    const pet = await createPet(request, owner);
+    await registerThroughCheckout(request, owner, pet.id);
+
+    await page.goto('/microchip-lookup');
+    await expect(page.getByRole('button', { name: 'Search' })).toBeDisabled();
+    // Readers print numbers with spaces; the lookup finds the chip all the same.
+    await page.getByLabel('Microchip Number').fill(`${pet.chipId.slice(0, 3)} ${pet.chipId.slice(3)}`);
+    await page.getByLabel('Microchip Number').press('Enter');
+
+    await expect(page.getByText('This microchip is registered!')).toBeVisible();
+    await expect(page.getByText(/dial extension 703 to speak with a live representative/)).toBeVisible();
+    await expect(page.getByText('Manufacturer: Destron Fearing / HomeAgain')).toBeVisible();
+    await expect(page.getByText(owner.email)).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath('lookup-registered.png'), fullPage: true });
+
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await expect(page.getByLabel('Microchip Number')).toHaveValue('');
+    await expect(page.getByText('This microchip is registered!')).toHaveCount(0);
+  });
+
+  test('[LOOKUP]: a chip nobody registered is not registered, with a Signup link and the manufacturer', async ({ page, request }) => {
+    const owner = await createOwner(request);
+    const unpaid = await createPet(request, owner);
+
+    await page.goto('/microchip-lookup');
+    await page.getByLabel('Microchip Number').fill('0A12345678');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page.getByText('This microchip is not registered.')).toBeVisible();
+    await expect(page.getByText(/only works when it is enrolled with a recovery registry/)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Signup' })).toHaveAttribute('href', '/sign-up');
+    await expect(page.getByText('Manufacturer: 24PetWatch')).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('lookup-not-registered.png'), fullPage: true });
+
+    // A chip entered by an owner who has not paid is not registered either.
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByLabel('Microchip Number').fill(unpaid.chipId);
+    await page.getByLabel('Microchip Number').press('Enter');
+    await expect(page.getByText('This microchip is not registered.')).toBeVisible();
+  });
+
+  test('[LOOKUP]: a number of the wrong length gets the length message and no search', async ({ page }) => {
+    await page.goto('/microchip-lookup');
+    await expect(page.getByRole('link', { name: "I don't know my pet's chip number" })).toHaveAttribute('href', /^https:\/\//);
+    await page.getByLabel('Microchip Number').fill('12345');
+    await page.getByLabel('Microchip Number').press('Enter');
+    await expect(page.getByText('A Microchip Number is 9, 10 or 15 digits long.')).toBeVisible();
+    await expect(page.getByText(/This microchip is/)).toHaveCount(0);
+  });
+
+  test("[PROFILE]: a collar tag's short link opens the pet's profile, safe at home, with no contact", async ({ page, request }) => {
+    const owner = await createOwner(request, 'Morgan');
+    const pet = await createPet(request, owner);
+
+    await page.goto(`/short/${pet.shortId}`);
+    await expect(page).toHaveURL(new RegExp(`/pet-profiles/${pet.publicId}$`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Biscuit' })).toBeVisible();
+    await expect(page.getByText('Dog name')).toBeVisible();
+    await expect(page.getByText('Home', { exact: true })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Not lost' })).toContainText('Safe at home');
+    await expect(page.getByText('19.1 kg')).toBeVisible();
+    await expect(page.getByText('Female')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Owners details' })).toContainText('Morgan Rivera');
+    await expect(page.getByRole('region', { name: 'Contact' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Register Your Pet' })).toBeVisible();
+    await expect(page.getByText(`© ${new Date().getFullYear()}`)).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('profile.png'), fullPage: true });
+  });
+
+  test('[SHORT]: an unknown short link says Invalid Short URL and goes to sign-in', async ({ page }) => {
+    await page.goto('/short/zzzzzzzz');
+    await expect(page.getByText('Invalid Short URL')).toBeVisible();
+    await expect(page).toHaveURL(/\/sign-in$/);
+  });
+
+  test("[TAG]: an owner downloads the QR code of the pet's short link as PNG and SVG", async ({ page, request }) => {
+    const owner = await createOwner(request);
+    const pet = await createPet(request, owner);
+    await page.goto('/sign-in');
+    await signIn(page, owner.email, owner.password);
+    await expect(page).toHaveURL(/\/client/);
+    await page.goto(`/client/pet/update/${pet.id}`);
+
+    const tag = page.getByRole('region', { name: 'Collar Tag' });
+    const shortUrl = new URL(`/short/${pet.shortId}`, page.url()).href;
+    await expect(tag.getByRole('link', { name: shortUrl })).toBeVisible();
+    await expect(tag.getByRole('img', { name: `QR code for ${shortUrl}` })).toBeVisible();
+
+    const [png] = await Promise.all([page.waitForEvent('download'), tag.getByRole('button', { name: 'Download PNG' }).click()]);
+    expect(png.suggestedFilename()).toBe('Biscuit-tag-qr.png');
+    expect(readFileSync(await png.path()).subarray(1, 4).toString()).toBe('PNG');
+    const [svg] = await Promise.all([page.waitForEvent('download'), tag.getByRole('button', { name: 'Download SVG' }).click()]);
+    expect(svg.suggestedFilename()).toBe('Biscuit-tag-qr.svg');
+    expect(readFileSync(await svg.path(), 'utf8')).toContain('<svg');
+  });
+
+  test('[HEALTH]: the health page reads the health API', async ({ page }) => {
+    await page.goto('/healthcheck');
+    await expect(page.getByRole('textbox', { name: 'Health Status' })).toHaveValue(/Status: Healthy/);
+  });
+});
