@@ -21,6 +21,7 @@ test.describe('[ACCOUNTS]', () => {
 
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Continue to pet info' }).click();
+    await expect(page).toHaveURL(/\/pet-register$/);
     await page.goto('/client/dashboard');
     await expect(page.getByRole('button', { name: 'Hi, Casey Nguyen' })).toBeVisible();
     await expect(page.getByText('Your Pets')).toBeVisible();

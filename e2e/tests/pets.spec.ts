@@ -3,16 +3,21 @@ import { createOwner, expect, password, signIn, test, uniqueEmail, type Owner } 
 
 /** Picks an option of an MUI select by its label. */
 async function choose(page: Page, label: string, option: string) {
-  await page.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+  const select = page.getByRole('combobox', { name: label, exact: true });
+  await select.click();
+  await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
+  await expect(select).toHaveText(option);
 }
 
 async function fillPet(page: Page, pet: { name: string; chip?: string }) {
   await page.getByLabel('Pet Name').fill(pet.name);
   await choose(page, 'Species', 'Dog');
-  await page.getByRole('combobox', { name: 'Breeds' }).click();
+  const breeds = page.getByRole('combobox', { name: 'Breeds' });
+  await breeds.click();
   await page.getByRole('option', { name: 'Labrador Retriever' }).click();
-  await page.keyboard.press('Escape');
+  // Tab closes the list and keeps the choice (Escape would clear it).
+  await breeds.press('Tab');
+  await expect(page.getByRole('button', { name: 'Labrador Retriever', exact: true })).toBeVisible();
   await choose(page, 'Sex', 'Female');
   await page.getByLabel('Date of Birth').fill('2021-04-12');
   await page.getByLabel('Approximate Weight (lbs)').fill('48');

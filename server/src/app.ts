@@ -19,7 +19,7 @@ import { createStripePayments } from './adapters/payments/stripe.js';
 import { createDiskStorage, type FileStorage } from './adapters/storage/index.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
-import { AppError } from './errors.js';
+import { AppError, loggable } from './errors.js';
 import { contactRoutes } from './modules/contacts/routes.js';
 import { createContactService } from './modules/contacts/service.js';
 import { paymentRoutes } from './modules/payments/routes.js';
@@ -105,7 +105,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }
     const status = error.statusCode ?? 500;
     if (status < 500) return reply.status(status).send(failure([error.message]));
-    request.log.error(error);
+    request.log.error({ err: loggable(error) }, 'request failed');
     return reply.status(500).send(failure([messages.genericError]));
   });
 

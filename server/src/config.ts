@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { normalisePhone } from '@petreg/contract';
 import { z } from 'zod';
 
 const optionalString = z
@@ -38,6 +39,11 @@ const envSchema = z.object({
   FACEBOOK_APP_ID: optionalString,
   FACEBOOK_APP_SECRET: optionalString,
   FACEBOOK_GRAPH_URL: z.url().default('https://graph.facebook.com'),
+  SUPPORT_PHONE: z
+    .string()
+    .default('(800) 555-0142')
+    .refine((v) => normalisePhone(v) !== null, 'must be a phone number'),
+  SUPPORT_ADDRESS: z.string().min(1).default('100 Main Street, Suite 200, Springfield, IL 62701'),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: optionalUrl,
@@ -71,6 +77,7 @@ export interface Config {
   facebook: { appId: string | undefined; appSecret: string | undefined; graphUrl: string };
   /** Stripe when a secret key is set; otherwise the portal's own checkout page. */
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
+  support: { phone: string; phoneHref: string; address: string };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   trustProxy: boolean;
   /** Client addresses exempt from rate limits (a monitoring probe, the benchmark). */
@@ -109,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripe: e.STRIPE_SECRET_KEY
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL }
       : null,
+    support: { phone: e.SUPPORT_PHONE, phoneHref: `tel:${normalisePhone(e.SUPPORT_PHONE)}`, address: e.SUPPORT_ADDRESS },
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     rateLimitAllowList: e.RATE_LIMIT_ALLOWLIST,

@@ -259,13 +259,22 @@ describe('backing out of sign-up', () => {
     expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: first.input.email, password: 'Other#Pass2' } })).status).toBe(200);
   });
 
-  it('keeps the e-mail taken when the account has a pet', async () => {
+  it('never closes an account that holds a pet', async () => {
     const owner = await signUpOwner(ctx.app);
     await registerPet(ctx.app, owner.token);
-    await call(ctx.app, 'GET', 'Users/deactivate-user', { token: owner.token });
+    const refused = await call(ctx.app, 'GET', 'Users/deactivate-user', { token: owner.token });
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors).toEqual([messages.accountNotClosable]);
+    expect((await call(ctx.app, 'GET', 'Users/current-user', { token: owner.token })).status).toBe(200);
     const { status, body } = await call(ctx.app, 'POST', 'Users/signup', { body: { ...validSignUp(), email: owner.input.email } });
     expect(status).toBe(409);
     expect(body.errors).toEqual([messages.emailTaken]);
-    expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: owner.input.email, password: owner.input.password } })).status).toBe(403);
+  });
+
+  it('limits sign-ups per IP address', async () => {
+    const statuses = [];
+    for (let i = 0; i < 11; i++) statuses.push((await call(ctx.app, 'POST', 'Users/signup', { body: validSignUp(), ip: '10.7.7.7' })).status);
+    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+    expect(statuses[10]).toBe(429);
   });
 });

@@ -30,6 +30,7 @@ describe('configuration', () => {
     [{ PRODUCTION_HOST: 'https://registry.example.com/' }, /^Invalid configuration: PRODUCTION_HOST must be a host name/],
     [{ FACEBOOK_APP_ID: '1' }, /FACEBOOK_APP_SECRET is required/],
     [{ STRIPE_SECRET_KEY: 'sk_live_x' }, /STRIPE_WEBHOOK_SECRET is required/],
+    [{ SUPPORT_PHONE: 'call us' }, /^Invalid configuration: SUPPORT_PHONE must be a phone number/],
   ])('stops with one line naming the variable for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

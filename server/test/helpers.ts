@@ -53,7 +53,8 @@ export async function createTestApp(options: { env?: Env; mailer?: Mailer } = {}
   await database.migrate();
   await seedStaticData(database.db);
   const outboxDir = mkdtempSync(join(tmpdir(), 'petreg-mail-'));
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: outboxDir, ...options.env });
+  // Tests create many owners from 127.0.0.1; rate-limit tests call from other addresses.
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: outboxDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', ...options.env });
   const mailer = options.mailer ?? createMailer({ from: config.mailFrom, outboxDir });
   const app = await buildApp({ config, database, mailer, jwtSecret: 'test-secret-test-secret-test-secret!', webRoot: '/nonexistent' });
   await app.ready();

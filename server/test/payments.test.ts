@@ -169,20 +169,44 @@ describe('checkout on the portal', () => {
     expect(refused.body.errors).toEqual([messages.couponNotEligible]);
   });
 
-  it('adds the QR collar tag only while it is on sale', async () => {
+  it('sells the QR collar tag only while it is offered and in stock (out of stock by default)', async () => {
     const owner = await ownerWithPlan(lifetime);
-    const withTag = await startCheckout(owner.token, owner.pet.id, 'petFlow=true&isTagSelected=true');
-    const order = await call<CheckoutOrder>(ctx.app, 'GET', `checkout/local/${sessionIdOf(withTag.body.result!.location)}`, { token: owner.token });
-    expect(order.body.result).toMatchObject({ collarTagCents: 2499, totalCents: 4995 + 2499 });
+    const outOfStock = await startCheckout(owner.token, owner.pet.id, 'isTagSelected=true');
+    expect(outOfStock.status).toBe(400);
+    expect(outOfStock.body.errors).toEqual([messages.collarTagUnavailable]);
+    expect((await call<{ inStock: boolean }>(ctx.app, 'GET', 'pet/collar-tag-plan')).body.result!.inStock).toBe(false);
 
-    await ctx.database.db.update(settings).set({ value: false }).where(eq(settings.key, 'enableQRcodeUpsell'));
+    await ctx.database.db.update(settings).set({ value: true }).where(eq(settings.key, 'collarTagInStock'));
     try {
-      const refused = await startCheckout(owner.token, owner.pet.id, 'isTagSelected=true');
-      expect(refused.status).toBe(400);
-      expect(refused.body.errors).toEqual([messages.collarTagUnavailable]);
+      const withTag = await startCheckout(owner.token, owner.pet.id, 'petFlow=true&isTagSelected=true');
+      const order = await call<CheckoutOrder>(ctx.app, 'GET', `checkout/local/${sessionIdOf(withTag.body.result!.location)}`, { token: owner.token });
+      expect(order.body.result).toMatchObject({ collarTagCents: 2499, totalCents: 4995 + 2499 });
     } finally {
-      await ctx.database.db.update(settings).set({ value: true }).where(eq(settings.key, 'enableQRcodeUpsell'));
+      await ctx.database.db.update(settings).set({ value: false }).where(eq(settings.key, 'collarTagInStock'));
     }
+  });
+
+  it('refuses a yearly plan for a pet with lifetime protection', async () => {
+    const owner = await ownerWithPlan(lifetime);
+    await pay(owner.token, sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location));
+    await call(ctx.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: owner.pet.id, planId: yearly } });
+    const refused = await startCheckout(owner.token, owner.pet.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors).toEqual([messages.alreadyLifetime]);
+    expect((await petOf(owner.token, owner.pet.id)).chips[0]).toMatchObject({ oneTime: true, expirationDate: null });
+  });
+
+  it("locks a registered pet's chip number against the owner's edits", async () => {
+    const owner = await ownerWithPlan(yearly, uniqueChip('900164'));
+    await pay(owner.token, sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location));
+    const pet = await petOf(owner.token, owner.pet.id);
+    const edit = { id: pet.id, name: pet.name, speciesId: pet.speciesId, chipTypeId: pet.chips[0]!.chipTypeId };
+    for (const chipId of [uniqueChip(), '']) {
+      const { status, body } = await call(ctx.app, 'PUT', 'Pet/pet-profile', { token: owner.token, body: { ...edit, chipId, confirmChip: chipId } });
+      expect(status).toBe(409);
+      expect(body.errors).toEqual([messages.registeredChipLocked]);
+    }
+    expect((await petOf(owner.token, owner.pet.id)).microchip1).toBe(pet.microchip1);
   });
 
   it('needs a plan and a chip before checkout', async () => {
@@ -194,13 +218,15 @@ describe('checkout on the portal', () => {
     expect((await startCheckout(owner.token, noChip.id)).body.errors).toEqual([messages.petNeedsChip]);
   });
 
-  it('renews a yearly plan from the current expiry, not from today', async () => {
+  it('renews a yearly plan from the current expiry, not from today, and keeps one subscription', async () => {
     const owner = await ownerWithPlan(yearly);
     await pay(owner.token, sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location));
     const first = Date.parse((await petOf(owner.token, owner.pet.id)).chips[0]!.expirationDate!);
     await pay(owner.token, sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location));
     const second = Date.parse((await petOf(owner.token, owner.pet.id)).chips[0]!.expirationDate!);
     expect(Math.round((second - first) / DAY)).toBeGreaterThanOrEqual(365);
+    const subscriptions = (await call<MicrochipSubscription[]>(ctx.app, 'GET', 'pet/microchip-subscriptions', { token: owner.token })).body.result!;
+    expect(subscriptions.map((s) => s.status)).toEqual(['active', 'canceled']);
   });
 
   it('upgrades a yearly plan to lifetime and stops the yearly subscription', async () => {

@@ -1,10 +1,11 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { messages, type CreatedPet, type NamedItem, type Pet, type StaticData } from '@petreg/contract';
+import { messages, type AuthResult, type CreatedPet, type NamedItem, type Pet, type StaticData } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chips, pets } from '../src/db/schema.js';
+import { auditLog, chips, pets } from '../src/db/schema.js';
+import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
 
 let ctx: TestContext;
@@ -238,13 +239,18 @@ describe('reading and editing pets', () => {
     expect(bad.body.errors).toEqual([messages.onlyImages]);
   });
 
-  it('moves the registration to a new chip number and frees the old one', async () => {
+  it('lets an administrator move a registration to a new chip number, freeing the old one, with an audit record', async () => {
     const { token } = await signUpOwner(ctx.app);
     const { pet } = (await createPet(token)).body.result!;
     await ctx.database.db.update(chips).set({ isActive: true, oneTime: true }).where(eq(chips.petId, pet.id));
+    await ensureAdministrator(ctx.database.db, { email: 'root@example.com', password: 'Admin#Pass1' });
+    const admin = (await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email: 'root@example.com', password: 'Admin#Pass1' } })).body.result!;
     const newNumber = newChip();
-    const edit = { ...registration(), id: pet.id, chipId: newNumber, confirmChip: newNumber };
-    const saved = await call<Pet>(ctx.app, 'PUT', 'Pet/pet-profile', { token, body: edit });
+    const edit = { ...registration(), id: pet.id, chipId: newNumber, confirmChip: newNumber, image: await photo(false) };
+    const saved = await call<Pet>(ctx.app, 'PUT', 'Pet/pet-profile', { token: admin.token, body: edit });
+    const [entry] = await ctx.database.db.select().from(auditLog).where(eq(auditLog.entityId, String(pet.id)));
+    expect(entry).toMatchObject({ actorUserId: admin.user.id, entity: 'pet', action: 'update' });
+    expect(entry!.after).not.toHaveProperty('image');
     expect(saved.body.result!.chips).toEqual([expect.objectContaining({ chipId: newNumber, isActive: true, oneTime: true })]);
     const other = await signUpOwner(ctx.app);
     expect((await createPet(other.token, { chipId: pet.microchip1, confirmChip: pet.microchip1 })).status).toBe(200);

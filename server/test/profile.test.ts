@@ -168,6 +168,17 @@ describe('POST Users/ChangeUserPassword', () => {
     expect(body.errors).toEqual([message]);
   });
 
+  it('ends the other sessions of the account and keeps the current one', async () => {
+    const { token, input } = await signUpOwner(ctx.app);
+    const elsewhere = (await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email: input.email, password: input.password } })).body.result!.token;
+    await call(ctx.app, 'POST', 'Users/ChangeUserPassword', {
+      token,
+      body: { currentPassword: input.password, newPassword: 'Fresh#Pass9', confirmPassword: 'Fresh#Pass9' },
+    });
+    expect((await call(ctx.app, 'GET', 'Users/current-user', { token })).status).toBe(200);
+    expect((await call(ctx.app, 'GET', 'Users/current-user', { token: elsewhere })).status).toBe(401);
+  });
+
   it('refuses a wrong current password and keeps the old one', async () => {
     const { token, input } = await signUpOwner(ctx.app);
     const { status, body } = await call(ctx.app, 'POST', 'Users/ChangeUserPassword', {

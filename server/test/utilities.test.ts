@@ -44,6 +44,7 @@ describe('utilities', () => {
     expect(body.result).toMatchObject({
       enableQRcodeUpsell: true,
       socialSignIn: { googleClientId: 'client-1.apps.googleusercontent.com', facebookAppId: null },
+      support: { phone: '(800) 555-0142', phoneHref: 'tel:+18005550142', address: '100 Main Street, Suite 200, Springfield, IL 62701' },
     });
   });
 

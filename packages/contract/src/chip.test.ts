@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isChipMessage, isCouponChip, isImplausibleIsoChip, isWellFormedChipId, normaliseChipId } from './chip.js';
+import { isChipMessage, isCouponChip, isImplausibleIsoChip, isWellFormedChipId, normaliseChipId, withCoupon } from './chip.js';
 import { messages } from './messages.js';
 
 describe('microchip numbers', () => {
@@ -46,5 +46,12 @@ describe('microchip numbers', () => {
     expect(isChipMessage(messages.chipTooShort)).toBe(true);
     expect(isChipMessage(messages.chipLength)).toBe(true);
     expect(isChipMessage(messages.petSpeciesRequired)).toBe(false);
+  });
+});
+
+describe('coupon price', () => {
+  it('takes 75% off to the cent', () => {
+    expect(withCoupon(1995)).toBe(499);
+    expect(withCoupon(4995)).toBe(1249);
   });
 });

@@ -34,6 +34,11 @@ export const couponChipPrefixes = ['900164', '99101'] as const;
 export const couponCode = 'STL2025';
 export const couponPercentOff = 75;
 
+/** The price after the coupon, to the cent, as checkout charges it. */
+export function withCoupon(cents: number): number {
+  return Math.round((cents * (100 - couponPercentOff)) / 100);
+}
+
 export function isCouponChip(chipId: string | null | undefined): boolean {
   const normalised = normaliseChipId(chipId ?? '');
   return couponChipPrefixes.some((prefix) => normalised.startsWith(prefix));

@@ -55,10 +55,7 @@ export const ui = {
 } as const;
 
 export const support = {
-  phone: '(877) 738-8478',
-  phoneHref: 'tel:+18777388478',
   lookupExtension: '703',
-  address: '1200 Harbor Blvd, Suite 300, Weehawken, NJ 07086',
   homeUrl: '/',
   blogUrl: '/blog',
   privacyUrl: '/privacy',

@@ -65,6 +65,8 @@ export const messages = {
   socialSignInFailed: 'We could not verify your sign-in. Please try again.',
   chipLength: 'A Microchip Number is 9, 10 or 15 digits long.',
   chipTaken: 'This microchip id is already registered to another pet.',
+  registeredChipLocked: 'The microchip id of a registered pet can be changed only by our support team.',
+  accountNotClosable: 'This account has pets or payments: please contact our support to close it.',
   chipImplausible: 'This microchip id does not look like a valid ISO chip number. Please double-check it.',
   breedsMax: 'You can choose up to 3 breeds',
   petIdMismatch: 'The pet id does not match',

@@ -58,6 +58,8 @@ export interface PublicSettings {
   productionHost: string | null;
   languages: { id: string; title: string }[];
   socialSignIn: { googleClientId: string | null; facebookAppId: string | null };
+  /** The support line and company address shown in the side panel, lookup page and footers. */
+  support: { phone: string; phoneHref: string; address: string };
 }
 
 export interface HealthCheck {

@@ -10,7 +10,11 @@ const protectionPlans = [
   { planKey: 'lifetime', name: 'Lifetime Protection', priceCents: 4995, currency: 'usd', oneTime: true },
 ];
 
-const defaultSettings = [{ key: 'enableQRcodeUpsell', value: true }];
+// The collar tag upsell is shown, and out of stock, as the spec has it today.
+const defaultSettings = [
+  { key: 'enableQRcodeUpsell', value: true },
+  { key: 'collarTagInStock', value: false },
+];
 
 /** Inserts the static data a US registry needs. Safe to run on every start: existing rows stay. */
 export async function seedStaticData(db: Database): Promise<void> {

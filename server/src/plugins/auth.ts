@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { messages, type Role } from '@petreg/contract';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { jwtVerify, SignJWT } from 'jose';
@@ -45,7 +45,8 @@ export interface SessionService {
   /** A fresh token for a session that is still open. */
   reissue(session: Session): Promise<string>;
   revoke(sessionId: string): Promise<void>;
-  revokeAllFor(userId: number): Promise<void>;
+  /** Ends every session of the user, but `except` when given (the one changing the password). */
+  revokeAllFor(userId: number, options?: { except?: string }): Promise<void>;
   /** Drops what is remembered of the user's sessions, after their roles or status changed. */
   forget(userId: number): void;
   /** The open session a verified token names, or null. */
@@ -76,11 +77,17 @@ function sessionService(db: Database, key: Uint8Array): SessionService {
       await db.update(userSessions).set({ revokedAt: new Date() }).where(eq(userSessions.id, sessionId));
       checks.delete(sessionId);
     },
-    async revokeAllFor(userId) {
+    async revokeAllFor(userId, options) {
       await db
         .update(userSessions)
         .set({ revokedAt: new Date() })
-        .where(and(eq(userSessions.userId, userId), isNull(userSessions.revokedAt)));
+        .where(
+          and(
+            eq(userSessions.userId, userId),
+            isNull(userSessions.revokedAt),
+            options?.except ? ne(userSessions.id, options.except) : undefined,
+          ),
+        );
       forgetUser(userId);
     },
     forget: forgetUser,
@@ -148,6 +155,13 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database; 
     }
   });
 });
+
+export const isAdministrator = (session: Session) => session.roles.includes('admin');
+
+/** Owners act on their own records; administrators act on anyone's. */
+export function mayActFor(session: Session, ownerUserId: number): boolean {
+  return session.userId === ownerUserId || isAdministrator(session);
+}
 
 /** The signed-in session of a route declared with `auth`. */
 export function sessionOf(request: FastifyRequest): Session {

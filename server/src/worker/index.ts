@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Mailer } from '../adapters/mail/index.js';
 import type { Database } from '../db/client.js';
+import { loggable } from '../errors.js';
 import { sendDueMail } from './outbox.js';
 
 const OUTBOX_EVERY_MS = 5000;
@@ -13,7 +14,7 @@ const SWEEP_EVERY_MS = 24 * 3600_000;
 export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const run = (name: string, job: () => Promise<unknown>) => () => {
-    running = running.then(job).catch((error: unknown) => app.log.error({ err: error }, `${name} failed`));
+    running = running.then(job).catch((error: unknown) => app.log.error({ err: loggable(error) }, `${name} failed`));
   };
   const sendMail = run('mail outbox', () => sendDueMail(db, mailer));
   const sweep = run('expiry sweep', async () => {

@@ -5,25 +5,31 @@ import { mailOutbox } from '../db/schema.js';
 
 const BATCH = 20;
 const MAX_ATTEMPTS = 8;
+/** A claimed message not marked sent by then (the worker died) is due again. */
+const CLAIM_MS = 10 * 60_000;
 
 /** Minutes to wait before the next try: 1, 2, 4 … capped at an hour. */
 const backoffMs = (attempts: number) => Math.min(60, 2 ** (attempts - 1)) * 60_000;
 
 /**
- * Sends the e-mails that are due. Each row is claimed before sending (status 'sending'), so two
- * workers never send the same message; a failure goes back to 'pending' with a later try.
+ * Sends the e-mails that are due. Each row is claimed before sending (status 'sending' until a
+ * deadline), so two workers never send the same message and a crashed worker's claim runs out;
+ * a failure goes back to 'pending' with a later try.
  */
 export async function sendDueMail(db: Database, mailer: Mailer, now = new Date()): Promise<number> {
   const due = await db.transaction(async (tx) => {
     const rows = await tx
       .select()
       .from(mailOutbox)
-      .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, now)))
+      .where(and(inArray(mailOutbox.status, ['pending', 'sending']), lte(mailOutbox.nextAttemptAt, now)))
       .orderBy(asc(mailOutbox.id))
       .limit(BATCH)
       .for('update', { skipLocked: true });
     if (rows.length) {
-      await tx.update(mailOutbox).set({ status: 'sending' }).where(inArray(mailOutbox.id, rows.map((r) => r.id)));
+      await tx
+        .update(mailOutbox)
+        .set({ status: 'sending', nextAttemptAt: new Date(now.getTime() + CLAIM_MS) })
+        .where(inArray(mailOutbox.id, rows.map((r) => r.id)));
     }
     return rows;
   });

@@ -3,6 +3,7 @@ import {
   couponCode,
   couponPercentOff,
   isCouponChip,
+  withCoupon,
   messages,
   paths,
   type BillingOverview,
@@ -11,22 +12,22 @@ import {
   type PaymentCompletion,
   type Plan,
 } from '@petreg/contract';
-import { and, asc, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { cardSchema, checkoutQuerySchema } from '@petreg/contract';
 import { chargeTestCard } from '../../adapters/payments/local.js';
 import type { PaidCheckout, PaidRenewal, PaymentProvider } from '../../adapters/payments/index.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { checkoutSessions, chips, mailOutbox, payments, pets, plans, settings, states, users } from '../../db/schema.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
-import type { Session } from '../../plugins/auth.js';
+import { AppError, badRequest, conflict, forbidden, loggable, notFound } from '../../errors.js';
+import { mayActFor, type Session } from '../../plugins/auth.js';
+import { findOwnedPet } from '../pets/ownership.js';
 import type { UserService } from '../users/service.js';
 import { receiptEmail } from './emails.js';
 
 type PlanRow = typeof plans.$inferSelect;
 type CheckoutRow = typeof checkoutSessions.$inferSelect;
 
-const isAdmin = (session: Session) => session.roles.includes('admin');
 
 /** One year on from the later of now and the current expiry, so renewing early loses nothing. */
 export function nextExpiry(current: Date | null, now = new Date()): Date {
@@ -61,13 +62,6 @@ export function createPaymentService(deps: {
 }) {
   const { db, provider, accounts, publicUrl } = deps;
 
-  async function ownedPet(session: Session, petId: number) {
-    const [pet] = await db.select().from(pets).where(and(eq(pets.id, petId), isNull(pets.deletedAt)));
-    if (!pet) throw notFound(messages.notFound);
-    if (pet.userId !== session.userId && !isAdmin(session)) throw forbidden(messages.forbidden);
-    return pet;
-  }
-
   async function currentChip(source: Database | Transaction, petId: number) {
     const [chip] = await source.select().from(chips).where(and(eq(chips.petId, petId), isNull(chips.removedAt))).orderBy(asc(chips.id)).limit(1);
     return chip;
@@ -76,13 +70,14 @@ export function createPaymentService(deps: {
   async function ownedCheckout(session: Session, sessionId: string): Promise<CheckoutRow> {
     const [checkout] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId));
     if (!checkout) throw notFound(messages.notFound);
-    if (checkout.userId !== session.userId && !isAdmin(session)) throw forbidden(messages.forbidden);
+    if (!mayActFor(session, checkout.userId)) throw forbidden(messages.forbidden);
     return checkout;
   }
 
+  /** The tag is offered (enableQRcodeUpsell) and can be bought only while it is in stock. */
   async function collarTagOnSale(): Promise<boolean> {
-    const [row] = await db.select().from(settings).where(eq(settings.key, 'enableQRcodeUpsell'));
-    return row?.value === true;
+    const rows = await db.select().from(settings).where(inArray(settings.key, ['enableQRcodeUpsell', 'collarTagInStock']));
+    return rows.length === 2 && rows.every((row) => row.value === true);
   }
 
   /** Records a paid payment; false when one with the same provider id exists (a replay). */
@@ -105,7 +100,9 @@ export function createPaymentService(deps: {
   async function complete(paid: PaidCheckout): Promise<void> {
     const outcome = await db.transaction(async (tx) => {
       const [checkout] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, paid.sessionId)).for('update');
-      if (!checkout || checkout.status === 'complete') return null;
+      // The provider's retry brings the payment back if our checkout record is missing; never drop it.
+      if (!checkout) throw notFound(messages.notFound);
+      if (checkout.status === 'complete') return null;
       const [plan] = await tx.select().from(plans).where(eq(plans.id, checkout.planId));
       const [owner] = await tx.select().from(users).where(eq(users.id, checkout.userId));
       const [pet] = await tx.select().from(pets).where(eq(pets.id, checkout.petId));
@@ -141,14 +138,18 @@ export function createPaymentService(deps: {
         .update(users)
         .set({ roles: sql`array_append(${users.roles}, 'paidcustomer')` })
         .where(and(eq(users.id, checkout.userId), sql`not ('paidcustomer' = any(${users.roles}))`));
-      // Lifetime protection replaces any yearly subscription of the pet: it must not charge again.
-      const replaced = plan!.oneTime
-        ? await tx
-            .update(checkoutSessions)
-            .set({ subscriptionStatus: 'canceled' })
-            .where(and(eq(checkoutSessions.petId, checkout.petId), eq(checkoutSessions.subscriptionStatus, 'active')))
-            .returning({ subscriptionId: checkoutSessions.subscriptionId })
-        : [];
+      // A new plan replaces the pet's earlier subscription: the owner is never billed twice for one pet.
+      const replaced = await tx
+        .update(checkoutSessions)
+        .set({ subscriptionStatus: 'canceled' })
+        .where(
+          and(
+            eq(checkoutSessions.petId, checkout.petId),
+            eq(checkoutSessions.subscriptionStatus, 'active'),
+            ne(checkoutSessions.id, checkout.id),
+          ),
+        )
+        .returning({ subscriptionId: checkoutSessions.subscriptionId });
       await tx.insert(mailOutbox).values({
         recipient: owner!.email,
         ...receiptEmail({
@@ -167,7 +168,7 @@ export function createPaymentService(deps: {
     accounts.forget(outcome.userId);
     for (const subscriptionId of outcome.replaced) {
       await provider.cancelSubscription(subscriptionId).catch((error: unknown) => {
-        deps.log.error({ err: error, subscriptionId }, 'could not cancel a replaced subscription at the provider');
+        deps.log.error({ err: loggable(error), subscriptionId }, 'could not cancel a replaced subscription at the provider');
       });
     }
   }
@@ -176,7 +177,7 @@ export function createPaymentService(deps: {
   async function renew(renewal: PaidRenewal): Promise<void> {
     const userId = await db.transaction(async (tx) => {
       const [checkout] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.subscriptionId, renewal.subscriptionId));
-      if (!checkout) return null;
+      if (!checkout) throw notFound(messages.notFound);
       const recorded = await recordPaymentOnce(tx, {
         userId: checkout.userId,
         petId: checkout.petId,
@@ -263,11 +264,11 @@ export function createPaymentService(deps: {
     },
 
     async collarTagPlan() {
-      return { planPrice: collarTagPriceCents / 100, currency: 'usd', enabled: await collarTagOnSale() };
+      return { planPrice: collarTagPriceCents / 100, currency: 'usd', inStock: await collarTagOnSale() };
     },
 
     async updatePlan(session: Session, petId: number, planId: number): Promise<{ id: number }> {
-      await ownedPet(session, petId);
+      await findOwnedPet(db, session, petId);
       const [plan] = await db.select({ id: plans.id }).from(plans).where(eq(plans.id, planId));
       if (!plan) throw badRequest(messages.planNotFound);
       await db.update(pets).set({ planId, updatedAt: new Date() }).where(eq(pets.id, petId));
@@ -276,12 +277,13 @@ export function createPaymentService(deps: {
 
     /** Starts paying for the pet's chosen plan; answers where to send the browser. */
     async startCheckout(session: Session, petId: number, query: z.output<typeof checkoutQuerySchema>): Promise<{ location: string }> {
-      const pet = await ownedPet(session, petId);
+      const pet = await findOwnedPet(db, session, petId);
       const [plan] = pet.planId ? await db.select().from(plans).where(eq(plans.id, pet.planId)) : [];
       if (!plan) throw badRequest(messages.planNotFound);
       const chip = await currentChip(db, petId);
       if (!chip) throw badRequest(messages.petNeedsChip);
-      if (plan.oneTime && chip.oneTime && chip.isActive) throw conflict(messages.alreadyLifetime);
+      // Lifetime cover is never traded for less, nor bought twice.
+      if (chip.oneTime && chip.isActive) throw conflict(messages.alreadyLifetime);
       const eligible = isCouponChip(chip.chipId);
       if (query.coupon && (query.coupon !== couponCode || !eligible)) throw badRequest(messages.couponNotEligible);
       if (query.isTagSelected && !(await collarTagOnSale())) throw badRequest(messages.collarTagUnavailable);
@@ -290,7 +292,7 @@ export function createPaymentService(deps: {
       const coupon = eligible ? { code: couponCode, percentOff: couponPercentOff } : null;
       const collarTagCents = query.isTagSelected ? collarTagPriceCents : null;
       const subtotal = plan.priceCents + (collarTagCents ?? 0);
-      const amountCents = coupon ? Math.round((subtotal * (100 - coupon.percentOff)) / 100) : subtotal;
+      const amountCents = coupon ? withCoupon(subtotal) : subtotal;
       const cancelPath = query.petFlow ? `/pet-subscription/${petId}` : `/client/pet/checkout/${petId}`;
       const started = await provider.startCheckout({
         customer: { email: owner!.email, name: `${owner!.firstName} ${owner!.lastName}`, providerCustomerId: owner!.paymentCustomerId },
@@ -321,7 +323,7 @@ export function createPaymentService(deps: {
 
     /** Upgrade to Lifetime: the pet's plan becomes lifetime and a checkout for it starts. */
     async upgrade(session: Session, petId: number): Promise<{ location: string }> {
-      await ownedPet(session, petId);
+      await findOwnedPet(db, session, petId);
       const [lifetime] = await db.select().from(plans).where(eq(plans.oneTime, true)).limit(1);
       await this.updatePlan(session, petId, lifetime!.id);
       return this.startCheckout(session, petId, { petFlow: false, isTagSelected: false });
@@ -454,7 +456,7 @@ export function createPaymentService(deps: {
 
     /** The billing dashboard: the provider's, or the portal's own billing page. */
     async billingDashboardUrl(session: Session, uid: number): Promise<string> {
-      if (uid !== session.userId && !isAdmin(session)) throw forbidden(messages.forbidden);
+      if (!mayActFor(session, uid)) throw forbidden(messages.forbidden);
       const [owner] = await db.select({ customerId: users.paymentCustomerId }).from(users).where(eq(users.id, uid));
       if (!owner) throw notFound(messages.notFound);
       return (await provider.billingDashboardUrl(owner.customerId, `${publicUrl}${paths.client}`)) ?? `${publicUrl}/billing`;
@@ -462,19 +464,21 @@ export function createPaymentService(deps: {
 
     /** Yearly registrations past their expiry stop being registered: the daily sweep. */
     async expireLapsedRegistrations(now = new Date()): Promise<number> {
-      const lapsed = await db
-        .update(chips)
-        .set({ isActive: false })
-        .where(and(eq(chips.isActive, true), eq(chips.oneTime, false), isNull(chips.removedAt), lt(chips.expirationDate, now)))
-        .returning({ petId: chips.petId });
-      if (lapsed.length === 0) return 0;
-      const owners = await db
-        .update(pets)
-        .set({ isActive: false, updatedAt: now })
-        .where(inArray(pets.id, lapsed.map((c) => c.petId)))
-        .returning({ userId: pets.userId });
+      const owners = await db.transaction(async (tx) => {
+        const lapsed = await tx
+          .update(chips)
+          .set({ isActive: false })
+          .where(and(eq(chips.isActive, true), eq(chips.oneTime, false), isNull(chips.removedAt), lt(chips.expirationDate, now)))
+          .returning({ petId: chips.petId });
+        if (lapsed.length === 0) return [];
+        return tx
+          .update(pets)
+          .set({ isActive: false, updatedAt: now })
+          .where(inArray(pets.id, lapsed.map((c) => c.petId)))
+          .returning({ userId: pets.userId });
+      });
       for (const { userId } of owners) accounts.forget(userId);
-      return lapsed.length;
+      return owners.length;
     },
   };
 }

@@ -14,15 +14,15 @@ import { recordAudit } from '../../db/audit.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { breeds, chips, chipTypes, petBreeds, pets, shortLinks, species } from '../../db/schema.js';
-import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
-import type { Session } from '../../plugins/auth.js';
+import { badRequest, conflict } from '../../errors.js';
+import { isAdministrator, type Session } from '../../plugins/auth.js';
 import { createShortLink } from '../public/shortLinks.js';
+import { findOwnedPet } from './ownership.js';
 import { imageFolders, imageUrl, isStoredImageName, resolveImageField } from '../../adapters/storage/images.js';
 
 type PetRow = typeof pets.$inferSelect;
 type ChipRow = typeof chips.$inferSelect;
 
-const isAdmin = (session: Session) => session.roles.includes('admin');
 const dateOnly = (value: Date | null) => (value ? value.toISOString() : null);
 
 export type PetService = ReturnType<typeof createPetService>;
@@ -93,14 +93,6 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
     });
   }
 
-  /** The pet, when the session may act on it: its owner, or an administrator. */
-  async function ownedPet(session: Session, id: number): Promise<PetRow> {
-    const [row] = await db.select().from(pets).where(and(eq(pets.id, id), isNull(pets.deletedAt)));
-    if (!row) throw notFound(messages.notFound);
-    if (row.userId !== session.userId && !isAdmin(session)) throw forbidden(messages.forbidden);
-    return row;
-  }
-
   /** Refuses a species, breed or brand that does not exist, or breeds of another species. */
   async function checkReferences(input: PetRegistration | PetProfile) {
     const [speciesRow] = await db.select({ id: species.id }).from(species).where(eq(species.id, input.speciesId));
@@ -149,14 +141,17 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
 
   /**
    * Puts the given chip number on the pet. A changed number retires the old chip row (kept for
-   * history) and the new one carries the registration over: the plan belongs to the pet.
+   * history) and the new one carries the registration over: the plan belongs to the pet. Only an
+   * administrator moves a paid registration, so one payment (or a coupon chip's discount) cannot
+   * be passed from chip to chip.
    */
-  async function setChip(tx: Transaction, petId: number, chipId: string, chipTypeId: number | null) {
+  async function setChip(tx: Transaction, session: Session, petId: number, chipId: string, chipTypeId: number | null) {
     const [current] = await tx.select().from(chips).where(and(eq(chips.petId, petId), isNull(chips.removedAt))).orderBy(asc(chips.id)).limit(1);
     if (current?.chipId === chipId) {
       if (current.chipTypeId !== chipTypeId) await tx.update(chips).set({ chipTypeId }).where(eq(chips.id, current.id));
       return;
     }
+    if (current?.isActive && !isAdministrator(session)) throw conflict(messages.registeredChipLocked);
     if (current) await tx.update(chips).set({ removedAt: new Date() }).where(eq(chips.id, current.id));
     if (chipId) await tx.insert(chips).values({ petId, chipId, chipTypeId, ...carriedRegistration(current) });
   }
@@ -172,7 +167,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
     },
 
     async get(session: Session, id: number): Promise<Pet> {
-      const [pet] = await toPets([await ownedPet(session, id)]);
+      const [pet] = await toPets([await findOwnedPet(db, session, id)]);
       return pet!;
     },
 
@@ -187,7 +182,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
             .values({ ...petValues(input), userId: session.userId, image })
             .returning({ id: pets.id });
           await replaceBreeds(tx, row!.id, input.breeds);
-          await setChip(tx, row!.id, input.chipId, input.chipTypeId);
+          await setChip(tx, session, row!.id, input.chipId, input.chipTypeId);
           await createShortLink(tx, row!.id);
           return row!.id;
         });
@@ -201,7 +196,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
     },
 
     async update(session: Session, input: PetProfile): Promise<Pet> {
-      const before = await ownedPet(session, input.id);
+      const before = await findOwnedPet(db, session, input.id);
       await checkReferences(input);
       await refuseChipOfAnotherPet(input.chipId, before.id);
       const image = await resolveImageField(storage, imageFolders.pets, input.image, before.image);
@@ -209,9 +204,11 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
         await db.transaction(async (tx) => {
           await tx.update(pets).set({ ...petValues(input), image, updatedAt: new Date() }).where(eq(pets.id, before.id));
           await replaceBreeds(tx, before.id, input.breeds);
-          await setChip(tx, before.id, input.chipId, input.chipTypeId);
+          await setChip(tx, session, before.id, input.chipId, input.chipTypeId);
           if (before.userId !== session.userId) {
-            await recordAudit(tx, { actorUserId: session.userId, action: 'update', entity: 'pet', entityId: before.id, before, after: input });
+            // The audit keeps what changed, not the photo a data URL may carry.
+            const { image: _photo, ...after } = input;
+            await recordAudit(tx, { actorUserId: session.userId, action: 'update', entity: 'pet', entityId: before.id, before, after });
           }
         });
       } catch (error) {
@@ -223,7 +220,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
 
     /** Breeds of the pet's species, for its edit form. */
     async breedsForPet(session: Session, petId: number): Promise<NamedItem[]> {
-      const pet = await ownedPet(session, petId);
+      const pet = await findOwnedPet(db, session, petId);
       if (!pet.speciesId) return [];
       return db.select({ id: breeds.id, name: breeds.name }).from(breeds).where(eq(breeds.speciesId, pet.speciesId)).orderBy(asc(breeds.id));
     },

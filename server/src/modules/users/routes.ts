@@ -22,6 +22,7 @@ const MINUTE = 60_000;
 /** Room for a 10 MB photo sent as a data URL. */
 const WITH_IMAGE_BODY_LIMIT = 15 * 1024 * 1024;
 const limits = {
+  signUp: { max: 10, window: MINUTE },
   login: { ip: { max: 30, window: MINUTE }, email: { max: 10, window: 15 * MINUTE } },
   forgotPassword: { ip: { max: 10, window: MINUTE }, email: { max: 5, window: 60 * MINUTE } },
   setPassword: { ip: { max: 10, window: MINUTE }, email: { max: 10, window: 60 * MINUTE } },
@@ -34,7 +35,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
 ) => {
   const tags = ['Users'];
 
-  app.post('/Users/signup', { schema: { tags, body: signUpSchema } }, async (request) =>
+  app.post('/Users/signup', { schema: { tags, body: signUpSchema }, config: perIp(limits.signUp) }, async (request) =>
     answer(await users.signUp(request.body)),
   );
 

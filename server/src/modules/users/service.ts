@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import {
+  API_BASE,
   messages,
   normalisePhone,
   paths,
@@ -22,7 +23,7 @@ import type { Database } from '../../db/client.js';
 import { passwordResetTokens, states, users } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { RecentCache } from '../../recent.js';
-import type { Session, SessionService } from '../../plugins/auth.js';
+import { mayActFor, type Session, type SessionService } from '../../plugins/auth.js';
 import { resetPasswordEmail } from './emails.js';
 
 const RESET_TOKEN_TTL_MS = 3600_000;
@@ -32,16 +33,17 @@ const unknownUserHash = hash(randomBytes(16).toString('hex'));
 
 const byEmail = (email: string) => eq(sql`lower(${users.email})`, email.toLowerCase());
 
-/**
- * An account its owner backed out of during sign-up and that never held a pet or a payment: the
- * e-mail counts as free, and signing up again revives the account.
- */
-const abandonedSignUp = and(
-  isNotNull(users.signUpAbandonedAt),
-  eq(users.isActive, false),
+/** No pet and no payment: only such an account may close itself. */
+const holdsNothing = and(
   sql`not exists (select 1 from pets where pets.user_id = ${users.id})`,
   sql`not exists (select 1 from payments where payments.user_id = ${users.id})`,
 )!;
+
+/**
+ * An account its owner backed out of during sign-up (it never held a pet or a payment): the
+ * e-mail counts as free, and signing up again revives the account.
+ */
+const abandonedSignUp = and(isNotNull(users.signUpAbandonedAt), eq(users.isActive, false), holdsNothing)!;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** A profile from a sign-in provider, already verified on the server. */
@@ -99,7 +101,7 @@ export function createUserService(deps: {
         shortcuts: u.shortcuts,
         haveActivePets: row.haveActivePets,
         haveSubscriptions: row.haveSubscriptions,
-        subscriptionUrl: row.haveSubscriptions ? `/api/v2/utilities/stripe-dashboard?uid=${u.id}` : null,
+        subscriptionUrl: row.haveSubscriptions ? `${API_BASE}/utilities/stripe-dashboard?uid=${u.id}` : null,
         phoneNumber: u.phoneNumber,
         firstName: u.firstName,
         lastName: u.lastName,
@@ -246,7 +248,7 @@ export function createUserService(deps: {
     },
 
     async updateProfile(session: Session, id: number, input: z.output<typeof profileSchema>): Promise<User> {
-      if (id !== session.userId && !session.roles.includes('admin')) throw forbidden(messages.forbidden);
+      if (!mayActFor(session, id)) throw forbidden(messages.forbidden);
       const [current] = await db.select().from(users).where(eq(users.id, id));
       if (!current) throw notFound(messages.notFound);
       const existing = await findByEmail(input.email);
@@ -282,12 +284,20 @@ export function createUserService(deps: {
         .update(users)
         .set({ passwordHash: await hash(input.newPassword), updatedAt: new Date() })
         .where(eq(users.id, user.id));
+      // A stolen token must not outlive the password it was issued under.
+      await sessions.revokeAllFor(user.id, { except: session.sessionId });
     },
 
     /** The sign-up flow's back navigation abandons the half-made account this way. */
     async deactivate(session: Session): Promise<void> {
       const now = new Date();
-      await db.update(users).set({ isActive: false, signUpAbandonedAt: now, updatedAt: now }).where(eq(users.id, session.userId));
+      // Only a half-made account closes itself: never one that holds a pet or a payment.
+      const [closed] = await db
+        .update(users)
+        .set({ isActive: false, signUpAbandonedAt: now, updatedAt: now })
+        .where(and(eq(users.id, session.userId), holdsNothing))
+        .returning({ id: users.id });
+      if (!closed) throw conflict(messages.accountNotClosable);
       await sessions.revokeAllFor(session.userId);
       forget(session.userId);
     },

@@ -45,6 +45,7 @@ export function createUtilityService(deps: { database: DatabaseHandle; config: C
           googleClientId: deps.config.google.clientId ?? null,
           facebookAppId: deps.config.facebook.appId ?? null,
         },
+        support: deps.config.support,
       };
     },
 

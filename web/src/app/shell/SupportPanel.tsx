@@ -1,6 +1,7 @@
 import { support } from '@petreg/contract';
 import { Phone, Place } from '@mui/icons-material';
 import { Box, Divider, Link, Stack, Typography } from '@mui/material';
+import { useSupportContact } from '../settings';
 
 const links = [
   { label: 'Home', href: support.homeUrl },
@@ -11,6 +12,7 @@ const links = [
 
 /** The side panel of spec 2.2: how to reach support, and the company pages. */
 export function SupportPanel() {
+  const contact = useSupportContact();
   return (
     <Box component="aside" aria-label="Support" sx={{ p: 3 }}>
       <Typography variant="h3" component="h2" gutterBottom>
@@ -19,20 +21,22 @@ export function SupportPanel() {
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         Our team answers 24 hours a day, 7 days a week.
       </Typography>
-      <Stack spacing={2}>
-        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start' }}>
-          <Phone color="primary" aria-hidden />
-          <Link href={support.phoneHref} variant="subtitle1" sx={{ fontWeight: 600 }}>
-            {support.phone}
-          </Link>
+      {contact && (
+        <Stack spacing={2}>
+          <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start' }}>
+            <Phone color="primary" aria-hidden />
+            <Link href={contact.phoneHref} variant="subtitle1" sx={{ fontWeight: 600 }}>
+              {contact.phone}
+            </Link>
+          </Stack>
+          <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start' }}>
+            <Place color="primary" aria-hidden />
+            <Typography variant="body2" component="address" sx={{ fontStyle: 'normal' }}>
+              {contact.address}
+            </Typography>
+          </Stack>
         </Stack>
-        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start' }}>
-          <Place color="primary" aria-hidden />
-          <Typography variant="body2" component="address" sx={{ fontStyle: 'normal' }}>
-            {support.address}
-          </Typography>
-        </Stack>
-      </Stack>
+      )}
       <Divider sx={{ my: 3 }} />
       <Stack component="ul" spacing={1} sx={{ listStyle: 'none', m: 0, p: 0 }}>
         {links.map(({ label, href }) => (

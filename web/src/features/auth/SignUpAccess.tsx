@@ -10,12 +10,13 @@ import { isLeavingSignUp, readSignUpData, signUpReturnPath } from './signUpData'
 
 /**
  * Spec 4: an owner who steps back into the sign-up screens before the first pet is registered (the Back
- * button of pet-register, or the browser's back while the sign-up details are still stored) is leaving
- * the unfinished sign-up.
+ * button of pet-register, or the browser's back to the details form while the sign-up details are
+ * still stored) is leaving the unfinished sign-up. Any other arrival (a link that lands on sign-up)
+ * is not.
  */
 function isReturning(user: User, location: Location): boolean {
   if (isLeavingSignUp(location.state)) return true;
-  return readSignUpData()?.email.toLowerCase() === user.data.email.toLowerCase();
+  return location.pathname === paths.signUpForm && readSignUpData()?.email.toLowerCase() === user.data.email.toLowerCase();
 }
 
 /**

@@ -3,6 +3,7 @@ import { messages, paths, signUpEmailSchema, ui } from '@petreg/contract';
 import { Button, Link, Stack, Typography } from '@mui/material';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router';
+import { ApiError } from '../../app/api';
 import { toast } from '../../app/toast';
 import { FormTextField } from '../../components/FormTextField';
 import { useEmailExistsCheck } from './api';
@@ -26,7 +27,14 @@ export function SignUpPage() {
         if (existing?.id) setError('email', { type: 'server', message: messages.emailTaken }, { shouldFocus: true });
         else void navigate(`${paths.signUpForm}?email=${encodeURIComponent(email)}`);
       },
-      onError: () => toast(messages.registrationUnavailable, { variant: 'error' }),
+      // Spec 8: the service being down is a toast; an answer about the e-mail (invalid, too many tries) goes on the field.
+      onError: (error) => {
+        if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.errors[0]) {
+          setError('email', { type: 'server', message: error.errors[0] }, { shouldFocus: true });
+        } else {
+          toast(messages.registrationUnavailable, { variant: 'error' });
+        }
+      },
     }),
   );
 

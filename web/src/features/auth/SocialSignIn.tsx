@@ -3,7 +3,8 @@ import { Facebook, Google } from '@mui/icons-material';
 import { Box, Button, CircularProgress, Dialog, DialogContent, DialogTitle, Divider, Stack, Typography } from '@mui/material';
 import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import { firstError } from '../../app/api';
-import { useSocialSignInRequest, usePublicSettings, type SocialProvider } from './api';
+import { usePublicSettings } from '../../app/settings';
+import { useSocialSignInRequest, type SocialProvider } from './api';
 import { useSession } from './session';
 import { facebookAccessToken, renderGoogleButton } from './socialSdk';
 

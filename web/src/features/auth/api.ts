@@ -1,14 +1,6 @@
-import type { AuthResult, PublicSettings, SetPasswordByTokenInput, SignInInput, SignUpInput } from '@petreg/contract';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import type { AuthResult, SetPasswordByTokenInput, SignInInput, SignUpInput } from '@petreg/contract';
+import { useMutation } from '@tanstack/react-query';
 import { api } from '../../app/api';
-
-export function usePublicSettings() {
-  return useQuery({
-    queryKey: ['utilities', 'settings'],
-    queryFn: ({ signal }) => api.get<PublicSettings>('utilities/settings', { signal }),
-    staleTime: Infinity,
-  });
-}
 
 /** Answers the id of the account using the e-mail, or null when it is free. */
 export function useEmailExistsCheck() {

@@ -1,10 +1,11 @@
-import { support } from '@petreg/contract';
 import { Lock, Pets } from '@mui/icons-material';
 import { Box, Container, Link, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
+import { useSupportContact } from '../../app/settings';
 
 /** The frame of the checkout and Thank You pages: no navigation, the brand, and who to call. */
 export function CheckoutLayout({ children, secure = false }: { children: ReactNode; secure?: boolean }) {
+  const contact = useSupportContact();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
       <Box component="header" sx={{ bgcolor: 'background.paper', borderBottom: 1, borderColor: 'divider' }}>
@@ -28,11 +29,15 @@ export function CheckoutLayout({ children, secure = false }: { children: ReactNo
       </Container>
       <Box component="footer" sx={{ py: 3, textAlign: 'center' }}>
         <Typography variant="body2" color="text.secondary">
-          Questions about your order? Call us at{' '}
-          <Link href={support.phoneHref} underline="hover">
-            {support.phone}
-          </Link>
-          , day or night.
+          {contact && (
+            <>
+              Questions about your order? Call us at{' '}
+              <Link href={contact.phoneHref} underline="hover">
+                {contact.phone}
+              </Link>
+              , day or night.
+            </>
+          )}
         </Typography>
       </Box>
     </Box>

@@ -2,6 +2,7 @@ import {
   collarTagPriceCents,
   couponCode,
   couponPercentOff,
+  withCoupon,
   formatMoney,
   isCouponChip,
   messages,
@@ -38,7 +39,7 @@ import { allErrors, firstError } from '../../app/api';
 import { CenteredSpinner } from '../../components/CenteredSpinner';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
-import { usePublicSettings } from '../auth/api';
+import { usePublicSettings } from '../../app/settings';
 import { AuthLayout } from '../auth/AuthLayout';
 import { usePet } from '../pets/api';
 import { petImage } from '../pets/petDisplay';
@@ -75,11 +76,6 @@ function PlanSelectionFor({ petFlow }: { petFlow: boolean }) {
   const id = Number(useParams().id);
   if (!Number.isInteger(id) || id <= 0) return <Navigate to={paths.notFound} replace />;
   return <PlanSelection key={id} petId={id} petFlow={petFlow} />;
-}
-
-/** The discounted price the server charges when the partner coupon applies. */
-function withCoupon(cents: number): number {
-  return Math.round((cents * (100 - couponPercentOff)) / 100);
 }
 
 /** Spec 4, plan selection: choose yearly or lifetime, then go on to pay at the checkout. */

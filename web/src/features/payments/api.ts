@@ -24,7 +24,8 @@ export interface CollarTagPlan {
   /** Dollars. */
   planPrice: number;
   currency: string;
-  enabled: boolean;
+  /** Out of stock for now: the checkbox stays disabled (spec 2.4). */
+  inStock: boolean;
 }
 
 /** The QR collar tag's price; asked only while the upsell is switched on. */

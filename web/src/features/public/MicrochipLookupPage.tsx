@@ -28,7 +28,7 @@ import { useEffect, type FormEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { ApiError } from '../../app/api';
-import { usePublicSettings } from '../auth/api';
+import { usePublicSettings, useSupportContact } from '../../app/settings';
 import { useMicrochipLookup } from './api';
 import { PublicLayout } from './PublicLayout';
 
@@ -131,16 +131,23 @@ export function MicrochipLookupPage() {
 }
 
 function Outcome({ registered, chip }: { registered: boolean; chip: ChipNumberInfo | null }) {
+  const contact = useSupportContact();
   return (
     <Stack spacing={2}>
       {registered ? (
         <Alert severity="success">
           <AlertTitle>{messages.lookupRegistered}</AlertTitle>
-          Call our 24/7 support line at{' '}
-          <Link href={`${support.phoneHref},${support.lookupExtension}`} sx={{ fontWeight: 600 }}>
-            {support.phone}
-          </Link>{' '}
-          and dial extension {support.lookupExtension} to speak with a live representative, who will reach the owner.
+          {contact ? (
+            <>
+              Call our 24/7 support line at{' '}
+              <Link href={`${contact.phoneHref},${support.lookupExtension}`} sx={{ fontWeight: 600 }}>
+                {contact.phone}
+              </Link>{' '}
+              and dial extension {support.lookupExtension} to speak with a live representative, who will reach the owner.
+            </>
+          ) : (
+            <>Call our 24/7 support line and dial extension {support.lookupExtension} to speak with a live representative, who will reach the owner.</>
+          )}
         </Alert>
       ) : (
         <Alert severity="warning">

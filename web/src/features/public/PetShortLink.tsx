@@ -3,7 +3,7 @@ import { Download, QrCode2 } from '@mui/icons-material';
 import { Box, Button, Card, CardContent, CardHeader, Link, Skeleton, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import QRCode from 'qrcode';
-import { usePublicSettings } from '../auth/api';
+import { usePublicSettings } from '../../app/settings';
 
 /** Quiet zone of 2 modules, and medium error correction: a scratched tag still scans. */
 const qrOptions = { margin: 2, errorCorrectionLevel: 'M' } as const;

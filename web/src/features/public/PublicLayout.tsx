@@ -3,6 +3,7 @@ import { Pets } from '@mui/icons-material';
 import { Box, Button, Container, Link, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { useSupportContact } from '../../app/settings';
 
 const footerLinks = [
   { label: 'Terms of Service', href: support.termsUrl },
@@ -11,6 +12,7 @@ const footerLinks = [
 
 /** The public pages' frame (spec 2.5): logo and Register Your Pet above, mission and contact below. */
 export function PublicLayout({ children }: { children: ReactNode }) {
+  const contact = useSupportContact();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
       <Box component="header" sx={{ bgcolor: 'background.paper', borderBottom: 1, borderColor: 'divider' }}>
@@ -42,12 +44,16 @@ export function PublicLayout({ children }: { children: ReactNode }) {
               </Typography>
             </Box>
             <Stack spacing={0.5}>
-              <Typography variant="body2" component="address" sx={{ fontStyle: 'normal' }}>
-                {support.address}
-              </Typography>
-              <Link href={support.phoneHref} color="inherit" variant="body2">
-                {support.phone}
-              </Link>
+              {contact && (
+                <>
+                  <Typography variant="body2" component="address" sx={{ fontStyle: 'normal' }}>
+                    {contact.address}
+                  </Typography>
+                  <Link href={contact.phoneHref} color="inherit" variant="body2">
+                    {contact.phone}
+                  </Link>
+                </>
+              )}
               <Stack direction="row" spacing={2}>
                 {footerLinks.map(({ label, href }) => (
                   <Link key={label} href={href} color="inherit" variant="body2">
