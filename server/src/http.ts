@@ -1,5 +1,5 @@
-import { messages, ok, type Envelope } from '@petreg/contract';
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { failure, messages, ok, type Envelope } from '@petreg/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { AppError } from './errors.js';
 
 /** Answers a successful call in the envelope. */
@@ -9,6 +9,15 @@ export interface Limit {
   max: number;
   /** Milliseconds. */
   window: number;
+}
+
+/** Body limit of the routes that take a photo: room for a 10 MB image sent as a data URL. */
+export const withImageBodyLimit = 15 * 1024 * 1024;
+
+/** Serves a stored image: public, under a random name that never changes, so cached for good. */
+export function sendImage(reply: FastifyReply, image: Buffer | null) {
+  if (!image) return reply.status(404).send(failure([messages.notFound]));
+  return reply.type('image/jpeg').header('cache-control', 'public, max-age=31536000, immutable').send(image);
 }
 
 /** Per-IP limit of a route, declared in its `config`. */

@@ -44,7 +44,7 @@ describe('microchip numbers', () => {
   it('knows the pet errors that belong on the chip field', () => {
     expect(isChipMessage(messages.chipTaken)).toBe(true);
     expect(isChipMessage(messages.chipTooShort)).toBe(true);
-    expect(isChipMessage(messages.chipLength)).toBe(true);
+    expect(isChipMessage(messages.lookupLength)).toBe(true);
     expect(isChipMessage(messages.petSpeciesRequired)).toBe(false);
   });
 });

@@ -12,8 +12,6 @@ export function normaliseChipId(raw: string): string {
     .replace(/^AVID(?=\d{9}$)/, '');
 }
 
-export const chipLengths = [9, 10, 15] as const;
-
 /** 9-character AVID chips are digits; 10-character chips may hold hex letters; ISO chips are 15 digits. */
 export function isWellFormedChipId(chipId: string): boolean {
   if (chipId.length === 9 || chipId.length === 15) return /^\d+$/.test(chipId);

@@ -28,7 +28,6 @@ export const limits = {
   backupContactPhoneMin: 9,
   phoneMax: 19,
   emailMax: 255,
-  passwordMin: 8,
   passwordMax: 255,
   lookupLengths: [9, 10, 15],
   imageBytesMax: 2 * 1024 * 1024,

@@ -63,7 +63,6 @@ export const messages = {
   notFound: 'Record not found',
   socialSignInDisabled: 'This sign-in option is not available.',
   socialSignInFailed: 'We could not verify your sign-in. Please try again.',
-  chipLength: 'A Microchip Number is 9, 10 or 15 digits long.',
   chipTaken: 'This microchip id is already registered to another pet.',
   registeredChipLocked: 'The microchip id of a registered pet can be changed only by our support team.',
   accountNotClosable: 'This account has pets or payments: please contact our support to close it.',
@@ -93,4 +92,3 @@ export const messages = {
   socialEmailMissing: 'Your account did not share an email address, which we need to sign you in.',
 } as const;
 
-export type MessageKey = keyof typeof messages;

@@ -41,7 +41,6 @@ export const cardSchema = z.object({
     .regex(/^(0[1-9]|1[0-2])\s*\/\s*(\d{2})$/, { error: messages.cardExpiryInvalid }),
   cvc: z.string().trim().regex(/^\d{3,4}$/, { error: messages.cardCvcInvalid }),
 });
-export type CardInput = z.input<typeof cardSchema>;
 
 /** What the portal's checkout page shows before paying. */
 export interface CheckoutOrder {

@@ -63,7 +63,7 @@ function checkChip(value: { chipId: string; confirmChip: string; chipTypeId: num
   if (value.chipId.length < limits.chipIdMin) {
     ctx.addIssue({ code: 'custom', path: ['chipId'], message: messages.chipTooShort });
   } else if (!isWellFormedChipId(value.chipId)) {
-    ctx.addIssue({ code: 'custom', path: ['chipId'], message: messages.chipLength });
+    ctx.addIssue({ code: 'custom', path: ['chipId'], message: messages.lookupLength });
   }
   if (!value.confirmChip) ctx.addIssue({ code: 'custom', path: ['confirmChip'], message: messages.chipNotConfirmed });
   else if (value.confirmChip !== value.chipId) {

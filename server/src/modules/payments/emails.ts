@@ -1,6 +1,6 @@
 import { formatMoney, formatRegisteredUntil } from '@petreg/contract';
+import { escapeHtml } from '../../adapters/mail/html.js';
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The receipt sent once a protection plan is paid. */
 export function receiptEmail(order: {
@@ -17,6 +17,6 @@ export function receiptEmail(order: {
   return {
     subject: `${order.petName} is protected`,
     text: `Hi ${order.firstName},\n\nThank you. We received ${paid} for ${order.planName}: ${order.petName}'s microchip is now ${until}.\nIf ${order.petName} is ever found, the finder can reach you through our recovery service, 24/7.\n\nYour dashboard: ${order.dashboardUrl}\n`,
-    html: `<p>Hi ${escape(order.firstName)},</p><p>Thank you. We received ${escape(paid)} for ${escape(order.planName)}: ${escape(order.petName)}'s microchip is now ${escape(until)}.</p><p>If ${escape(order.petName)} is ever found, the finder can reach you through our recovery service, 24/7.</p><p><a href="${escape(order.dashboardUrl)}">Go to your dashboard</a></p>`,
+    html: `<p>Hi ${escapeHtml(order.firstName)},</p><p>Thank you. We received ${escapeHtml(paid)} for ${escapeHtml(order.planName)}: ${escapeHtml(order.petName)}'s microchip is now ${escapeHtml(until)}.</p><p>If ${escapeHtml(order.petName)} is ever found, the finder can reach you through our recovery service, 24/7.</p><p><a href="${escapeHtml(order.dashboardUrl)}">Go to your dashboard</a></p>`,
   };
 }

@@ -5,7 +5,6 @@ import { answer } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
 import type { PaymentService } from './service.js';
 
-const owners = ['customer', 'paidcustomer', 'admin'] as const;
 const petParams = z.object({ id: z.coerce.number().int().positive() });
 const sessionParams = z.object({ sessionId: z.string().min(1).max(255) });
 
@@ -19,54 +18,54 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ payments: PaymentService; lo
 
   app.get('/pet/collar-tag-plan', { schema: { tags } }, async () => answer(await payments.collarTagPlan()));
 
-  app.put('/Pet/update-plan', { schema: { tags, body: updatePlanSchema }, config: { auth: owners } }, async (request) =>
+  app.put('/Pet/update-plan', { schema: { tags, body: updatePlanSchema }, config: { auth: 'signedIn' } }, async (request) =>
     answer(await payments.updatePlan(sessionOf(request), request.body.id, request.body.planId)),
   );
 
   // The path keeps the provider's name whichever provider is configured.
   app.get(
     '/checkout/stripe-subscription/:id',
-    { schema: { tags, params: petParams, querystring: checkoutQuerySchema }, config: { auth: owners } },
+    { schema: { tags, params: petParams, querystring: checkoutQuerySchema }, config: { auth: 'signedIn' } },
     async (request) => answer(await payments.startCheckout(sessionOf(request), request.params.id, request.query)),
   );
 
-  app.post('/checkout/upgrade-subscription/:id', { schema: { tags, params: petParams }, config: { auth: owners } }, async (request) =>
+  app.post('/checkout/upgrade-subscription/:id', { schema: { tags, params: petParams }, config: { auth: 'signedIn' } }, async (request) =>
     answer(await payments.upgrade(sessionOf(request), request.params.id)),
   );
 
-  app.get('/payment/complete/:sessionId', { schema: { tags, params: sessionParams }, config: { auth: owners } }, async (request) =>
+  app.get('/payment/complete/:sessionId', { schema: { tags, params: sessionParams }, config: { auth: 'signedIn' } }, async (request) =>
     answer(await payments.completionFor(sessionOf(request), request.params.sessionId)),
   );
 
-  app.get('/pet/microchip-subscriptions', { schema: { tags }, config: { auth: owners } }, async (request) =>
+  app.get('/pet/microchip-subscriptions', { schema: { tags }, config: { auth: 'signedIn' } }, async (request) =>
     answer(await payments.subscriptions(sessionOf(request))),
   );
 
-  app.get('/payment/billing', { schema: { tags }, config: { auth: owners } }, async (request) =>
+  app.get('/payment/billing', { schema: { tags }, config: { auth: 'signedIn' } }, async (request) =>
     answer(await payments.billing(sessionOf(request))),
   );
 
-  app.post('/payment/subscriptions/:sessionId/cancel', { schema: { tags, params: sessionParams }, config: { auth: owners } }, async (request) => {
+  app.post('/payment/subscriptions/:sessionId/cancel', { schema: { tags, params: sessionParams }, config: { auth: 'signedIn' } }, async (request) => {
     await payments.cancelSubscription(sessionOf(request), request.params.sessionId);
     return answer(true);
   });
 
   app.get(
     '/utilities/stripe-dashboard',
-    { schema: { tags, querystring: z.object({ uid: z.coerce.number().int().positive() }) }, config: { auth: owners } },
+    { schema: { tags, querystring: z.object({ uid: z.coerce.number().int().positive() }) }, config: { auth: 'signedIn' } },
     async (request) => answer(await payments.billingDashboardUrl(sessionOf(request), request.query.uid)),
   );
 
   if (localCheckout) {
-    app.get('/checkout/local/:sessionId', { schema: { tags, params: sessionParams }, config: { auth: owners } }, async (request) =>
+    app.get('/checkout/local/:sessionId', { schema: { tags, params: sessionParams }, config: { auth: 'signedIn' } }, async (request) =>
       answer(await payments.localOrder(sessionOf(request), request.params.sessionId)),
     );
     app.post(
       '/checkout/local/:sessionId/pay',
-      { schema: { tags, params: sessionParams, body: cardSchema }, config: { auth: owners } },
+      { schema: { tags, params: sessionParams, body: cardSchema }, config: { auth: 'signedIn' } },
       async (request) => answer(await payments.payLocal(sessionOf(request), request.params.sessionId, request.body)),
     );
-    app.post('/checkout/local/:sessionId/cancel', { schema: { tags, params: sessionParams }, config: { auth: owners } }, async (request) =>
+    app.post('/checkout/local/:sessionId/cancel', { schema: { tags, params: sessionParams }, config: { auth: 'signedIn' } }, async (request) =>
       answer(await payments.cancelLocal(sessionOf(request), request.params.sessionId)),
     );
   }

@@ -23,7 +23,7 @@ import { imageFolders, imageUrl, isStoredImageName, resolveImageField } from '..
 type PetRow = typeof pets.$inferSelect;
 type ChipRow = typeof chips.$inferSelect;
 
-const dateOnly = (value: Date | null) => (value ? value.toISOString() : null);
+const isoTimestamp = (value: Date | null) => (value ? value.toISOString() : null);
 
 export type PetService = ReturnType<typeof createPetService>;
 
@@ -46,7 +46,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
         .from(chips)
         .where(and(inArray(chips.petId, ids), isNull(chips.removedAt)))
         .orderBy(asc(chips.id)),
-      db.select().from(species),
+      db.select().from(species).where(inArray(species.id, [...new Set(rows.flatMap((r) => (r.speciesId ? [r.speciesId] : [])))])),
       db.select().from(shortLinks).where(inArray(shortLinks.petId, ids)),
     ]);
     const speciesName = new Map(speciesRows.map((s) => [s.id, s.name]));
@@ -61,7 +61,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
           chipTypeId: c.chipTypeId,
           isActive: c.isActive,
           oneTime: c.oneTime,
-          expirationDate: dateOnly(c.expirationDate),
+          expirationDate: isoTimestamp(c.expirationDate),
         }));
       return {
         id: row.id,
@@ -84,7 +84,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
         isActive: row.isActive,
         subscriptionExpired: petChips.some((c) => !c.oneTime && c.expirationDate !== null && Date.parse(c.expirationDate) < now),
         status: row.status,
-        missingDate: dateOnly(row.missingDate),
+        missingDate: isoTimestamp(row.missingDate),
         chips: petChips,
         microchip1: petChips[0]?.chipId ?? null,
         isChipActive: petChips[0]?.isActive ?? false,

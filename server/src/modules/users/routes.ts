@@ -1,8 +1,6 @@
 import {
   changePasswordSchema,
-  failure,
   forgotPasswordSchema,
-  messages,
   profileSchema,
   setPasswordByTokenSchema,
   signInSchema,
@@ -13,14 +11,12 @@ import {
 } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { answer, perEmail, perIp } from '../../http.js';
+import { answer, perEmail, perIp, sendImage, withImageBodyLimit } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
 import type { UserService } from './service.js';
 import type { SocialVerifier } from './social.js';
 
 const MINUTE = 60_000;
-/** Room for a 10 MB photo sent as a data URL. */
-const WITH_IMAGE_BODY_LIMIT = 15 * 1024 * 1024;
 const limits = {
   signUp: { max: 10, window: MINUTE },
   login: { ip: { max: 30, window: MINUTE }, email: { max: 10, window: 15 * MINUTE } },
@@ -109,7 +105,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
     {
       schema: { tags, params: z.object({ id: z.coerce.number().int().positive() }), body: profileSchema },
       config: { auth: 'signedIn' },
-      bodyLimit: WITH_IMAGE_BODY_LIMIT,
+      bodyLimit: withImageBodyLimit,
     },
     async (request) => answer(await users.updateProfile(sessionOf(request), request.params.id, request.body)),
   );
@@ -131,9 +127,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
 
   // Public: the owner's photo shows on the public profile of a missing pet; names are random.
   app.get('/Users/user-images/:file', { schema: { tags, params: z.object({ file: z.string().max(100) }) } }, async (request, reply) => {
-    const image = await users.image(request.params.file);
-    if (!image) return reply.status(404).send(failure([messages.notFound]));
-    return reply.type('image/jpeg').header('cache-control', 'public, max-age=31536000, immutable').send(image);
+    return sendImage(reply, await users.image(request.params.file));
   });
 
   app.post('/auth/user/update', { schema: { tags, body: userSettingsSchema }, config: { auth: 'signedIn' } }, async (request) =>
