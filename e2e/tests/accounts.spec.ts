@@ -1,6 +1,9 @@
 import { admin } from '../playwright.config';
 import { createOwner, expect, lastMailTo, password, signIn, test, uniqueEmail } from './fixtures';
 
+/** A real 1×1 PNG, as a photo to upload. */
+const onePixelPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 test.describe('[ACCOUNTS]', () => {
   test('a new owner signs up with e-mail and reaches the dashboard', async ({ page }) => {
     const email = uniqueEmail('signup');
@@ -144,6 +147,8 @@ test.describe('[ACCOUNTS]', () => {
     await expect(page.getByText('The First name must be at least 2 characters')).toBeVisible();
 
     await page.getByLabel('First Name').fill('Alexis');
+    await page.getByLabel('Choose a photo').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(onePixelPng, 'base64') });
+    await expect(page.getByRole('img', { name: 'Profile photo preview' })).toHaveAttribute('src', /^data:image\/png/);
     await page.getByLabel('City').fill('Portland');
     await page.getByLabel('State').click();
     await page.getByRole('option', { name: 'Oregon' }).click();
@@ -157,6 +162,7 @@ test.describe('[ACCOUNTS]', () => {
 
     await page.reload();
     await expect(page.getByLabel('City')).toHaveValue('Portland');
+    await expect(page.getByRole('img', { name: 'Profile photo preview' })).toHaveAttribute('src', /\/api\/v2\/Users\/user-images\/[a-f0-9]{32}\.jpg$/);
 
     await page.getByLabel('Current Password').fill(owner.password);
     await page.getByLabel('New Password').fill('Changed#Pass4');

@@ -5,10 +5,10 @@ import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { FormCheckbox } from '../../components/FormCheckbox';
 import { FormSelect } from '../../components/FormSelect';
 import { FormTextField } from '../../components/FormTextField';
+import { ImageField } from '../../components/ImageField';
 import { useBreedsBySpecies, useStaticData } from './api';
 import { CouponBanner } from './CouponBanner';
 import { speciesImage } from './petDisplay';
-import { PetImageField } from './PetImageField';
 
 const today = () => toApiDate(new Date()) ?? undefined;
 const optionalDate = (text: string) => text || null;
@@ -159,7 +159,8 @@ export function PetFields({ disabled = false, storedImageUrl = null }: PetFields
           control={control}
           name="image"
           render={({ field: { value, onChange } }) => (
-            <PetImageField
+            <ImageField
+              label="Pet photo"
               value={value}
               onChange={onChange}
               previewSrc={value && storedImageUrl ? storedImageUrl : speciesImage(speciesName)}

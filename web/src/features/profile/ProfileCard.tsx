@@ -4,12 +4,14 @@ import { Edit } from '@mui/icons-material';
 import { Alert, Box, Button, Card, CardActions, CardContent, CardHeader, Grid, LinearProgress } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { firstError } from '../../app/api';
 import { toast } from '../../app/toast';
 import { FormCheckbox } from '../../components/FormCheckbox';
 import { FormSelect } from '../../components/FormSelect';
 import { FormTextField } from '../../components/FormTextField';
+import { ImageField } from '../../components/ImageField';
+import noPhoto from '../../components/images/person.svg';
 import { useSession } from '../auth/session';
 import { currentUserKey, useStates, useUpdateProfile, type ProfileUpdate } from './api';
 
@@ -26,6 +28,8 @@ function formValues({ data }: User): ProfileInput {
     zipcode: data.zipcode ?? '',
     notifyByEmail: data.notifyByEmail,
     notifyBySms: data.notifyBySms,
+    // The stored photo's name keeps it; a newly chosen one is sent as a data URL.
+    photo: data.photoUrl?.split('/').at(-1) ?? null,
   };
 }
 
@@ -96,6 +100,21 @@ export function ProfileCard({ user }: { user: User }) {
             </Alert>
           )}
           <Grid container spacing={2}>
+            <Grid size={12}>
+              <Controller
+                control={control}
+                name="photo"
+                render={({ field: { value, onChange } }) => (
+                  <ImageField
+                    label="Profile photo"
+                    value={value}
+                    onChange={onChange}
+                    previewSrc={value && user.data.photoUrl ? user.data.photoUrl : noPhoto}
+                    disabled={readOnly}
+                  />
+                )}
+              />
+            </Grid>
             <Grid size={{ xs: 12, sm: 6 }}>
               <FormTextField control={control} name="firstName" label="First Name" autoComplete="given-name" disabled={readOnly} />
             </Grid>

@@ -3,7 +3,9 @@ import { Delete, PhotoCamera } from '@mui/icons-material';
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { useState, type DragEvent } from 'react';
 
-interface PetImageFieldProps {
+interface ImageFieldProps {
+  /** What the photo is of, e.g. "Pet photo": names the drop area and the preview. */
+  label: string;
   /** A data URL of a newly chosen image, the stored image's name, or null. */
   value: string | null | undefined;
   onChange: (value: string | null) => void;
@@ -27,8 +29,8 @@ function readAsDataUrl(file: File): Promise<string> {
   });
 }
 
-/** The pet's photo: dropped on the frame or picked from the device; images only (spec 5). */
-export function PetImageField({ value, onChange, previewSrc, disabled = false }: PetImageFieldProps) {
+/** A photo dropped on the frame or picked from the device; images only (spec 5). */
+export function ImageField({ label, value, onChange, previewSrc, disabled = false }: ImageFieldProps) {
   const [refused, setRefused] = useState(false);
   const [dragging, setDragging] = useState(false);
   const isNew = Boolean(value?.startsWith('data:'));
@@ -59,7 +61,7 @@ export function PetImageField({ value, onChange, previewSrc, disabled = false }:
     <Stack spacing={1.5}>
       <Box
         role="group"
-        aria-label="Pet photo"
+        aria-label={label}
         onDragOver={(event) => {
           event.preventDefault();
           if (!disabled) setDragging(true);
@@ -82,7 +84,7 @@ export function PetImageField({ value, onChange, previewSrc, disabled = false }:
         <Box
           component="img"
           src={isNew && value ? value : previewSrc}
-          alt={value ? 'Pet photo preview' : 'No photo yet'}
+          alt={value ? `${label} preview` : 'No photo yet'}
           sx={{ width: 96, height: 96, borderRadius: 2, objectFit: 'cover', flexShrink: 0, bgcolor: 'grey.100' }}
         />
         <Stack spacing={1} sx={{ minWidth: 0 }}>
