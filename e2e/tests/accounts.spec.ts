@@ -50,7 +50,7 @@ test.describe('[ACCOUNTS]', () => {
     await expect(dialog.getByText('You are now being Logged Out')).toBeVisible();
     await dialog.getByRole('button', { name: 'Signout' }).click();
     await expect(page.getByText('You have signed out!')).toBeVisible();
-    expect(await page.evaluate(() => localStorage.getItem('jwt_access_token'))).toBeNull();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('jwt_access_token'))).toBeNull();
 
     await page.goto('/client/profile');
     await expect(page).toHaveURL(/\/sign-in$/);
@@ -136,6 +136,7 @@ test.describe('[ACCOUNTS]', () => {
     const owner = await createOwner(request);
     await page.goto('/sign-in');
     await signIn(page, owner.email, owner.password);
+    await expect(page.getByRole('button', { name: /^Hi, / })).toBeVisible();
     await page.goto('/client/profile');
     const profile = page.getByRole('heading', { name: 'Your Profile' });
     await expect(profile).toBeVisible();

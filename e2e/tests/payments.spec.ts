@@ -58,6 +58,14 @@ test.describe('[PAYMENTS]', () => {
     await expect(page.getByRole('button', { name: 'Upgrade to Lifetime' })).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('pet-registered.png'), fullPage: true });
 
+    await page.getByRole('button', { name: 'Upgrade to Lifetime' }).click();
+    await expect(page).toHaveURL(/\/checkout\/cs_local_/);
+    await fillCard(page, '4242 4242 4242 4242');
+    await page.getByRole('button', { name: 'Pay $49.95' }).click();
+    await expect(page.getByRole('heading', { name: 'Thank You' })).toBeVisible();
+    await page.goto(`/client/pet/update/${petId}`);
+    await expect(page.getByText('Lifetime', { exact: true })).toBeVisible();
+
     await page.goto('/client/member-perks');
     await expect(page.getByRole('heading', { name: 'Member Perks' })).toBeVisible();
     await expect(page.getByText('30% off GPS collars')).toBeVisible();

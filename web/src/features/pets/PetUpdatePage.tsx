@@ -102,7 +102,7 @@ function PetHeader({ pet, user }: { pet: Pet; user: User }) {
           {firstError(upgrade.error, messages.genericError)}
         </ErrorBanner>
       )}
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' } }}>
+      <Stack direction={{ xs: 'column', xl: 'row' }} spacing={2} sx={{ alignItems: { xl: 'center' } }}>
         <Stack direction="row" spacing={2.5} sx={{ flexGrow: 1, minWidth: 0, alignItems: 'center' }}>
           <Avatar
             src={petImage(pet)}
@@ -120,6 +120,8 @@ function PetHeader({ pet, user }: { pet: Pet; user: User }) {
                 color={registered ? 'success' : 'warning'}
                 label={status}
                 aria-label={`Registration status: ${status}`}
+                // The registered-until date is the point of the chip: never cut it short.
+                sx={{ maxWidth: 'none', '& .MuiChip-label': { overflow: 'visible' } }}
               />
               {chip && (
                 <Typography variant="body2" color="text.secondary">
