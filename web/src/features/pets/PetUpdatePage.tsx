@@ -38,7 +38,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { useSession } from '../auth/session';
 import { PetShortLink } from '../public/PetShortLink';
 import { usePet, useUpdatePet, useUpgradeToLifetime } from './api';
-import { petImage, registrationStatus } from './petDisplay';
+import { petImage, isRegistered, registrationStatus } from './petDisplay';
 import { PetFields } from './PetFields';
 
 /** client/pet/update/{id}: the pet's profile, its registration, its owner and vet (spec 2.4). */
@@ -89,7 +89,7 @@ function PetUpdate({ id }: { id: number }) {
 function PetHeader({ pet, user }: { pet: Pet; user: User }) {
   const upgrade = useUpgradeToLifetime();
   const status = registrationStatus(pet);
-  const registered = status !== 'Not Registered';
+  const registered = isRegistered(pet);
   const chip = pet.chips[0];
 
   const upgradeToLifetime = () =>

@@ -28,10 +28,13 @@ export function petTilePath(pet: Pet): string {
   return withId(pet.isActive ? paths.clientPetUpdate : paths.clientPetCheckout, pet.id);
 }
 
+/** Spec 2.4: registered means an active pet with a chip. */
+export const isRegistered = (pet: Pet) => pet.isActive && pet.chips.length > 0;
+
 /** Spec 2.4 registration state: Not Registered, Registered Until {MMM DD, YYYY}, or Lifetime. */
 export function registrationStatus(pet: Pet): string {
   const chip = pet.chips[0];
-  if (!pet.isActive || !chip) return 'Not Registered';
+  if (!isRegistered(pet) || !chip) return 'Not Registered';
   if (chip.oneTime || !chip.expirationDate) return 'Lifetime';
   return `Registered Until ${formatRegisteredUntil(chip.expirationDate)}`;
 }
