@@ -4,7 +4,7 @@ import { messages, type PaymentCompletion, type Pet } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chips, mailOutbox, payments } from '../src/db/schema.js';
+import { checkoutSessions, chips, mailOutbox, payments } from '../src/db/schema.js';
 import { call, createTestApp, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
@@ -18,6 +18,7 @@ const fake = {
   sessions: new Map<string, { paid: boolean; mode: string; amount: number; subscription: string | null }>(),
   coupons: new Set<string>(),
   canceled: [] as string[],
+  failCancellations: false,
   serial: 0,
 };
 let server: Server;
@@ -62,6 +63,7 @@ function stripeAnswer(method: string, path: string, form: URLSearchParams): [num
   if (method === 'POST' && path === '/v1/billing_portal/sessions') return [200, { id: 'bps_1', url: `https://billing.stripe.test/${form.get('customer')}` }];
   const subscription = /^\/v1\/subscriptions\/(\w+)$/.exec(path);
   if (method === 'DELETE' && subscription) {
+    if (fake.failCancellations) return [500, { error: { type: 'api_error', message: 'Stripe is having a bad day' } }];
     fake.canceled.push(subscription[1]!);
     return [200, { id: subscription[1], object: 'subscription', status: 'canceled' }];
   }
@@ -233,6 +235,26 @@ describe('Stripe Checkout', () => {
     // The registration itself runs until its expiry.
     const [chip] = await ctx.database.db.select().from(chips).where(eq(chips.petId, other.pet.id));
     expect(chip!.isActive).toBe(true);
+  });
+
+  it('keeps trying to stop a replaced subscription until Stripe confirms', async () => {
+    const buyer = await checkout(yearly);
+    Object.assign(fake.sessions.get(buyer.sessionId)!, { paid: true, subscription: 'sub_flaky' });
+    await sendWebhook({ type: 'checkout.session.completed', data: { object: { id: buyer.sessionId } } });
+    fake.failCancellations = true;
+    const upgrade = await call<{ location: string }>(ctx.app, 'POST', `checkout/upgrade-subscription/${buyer.pet.id}`, { token: buyer.token });
+    const upgradeSession = upgrade.body.result!.location.split('/').at(-1)!;
+    fake.sessions.get(upgradeSession)!.paid = true;
+    await sendWebhook({ type: 'checkout.session.completed', data: { object: { id: upgradeSession } } });
+    const [pending] = await ctx.database.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, buyer.sessionId));
+    expect(pending!.subscriptionStatus).toBe('canceling');
+    expect((await petOf(buyer.token, buyer.pet.id)).chips[0]).toMatchObject({ oneTime: true });
+
+    fake.failCancellations = false;
+    expect(await ctx.app.payments.stopReplacedSubscriptions()).toBe(1);
+    expect(fake.canceled).toContain('sub_flaky');
+    const [done] = await ctx.database.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, buyer.sessionId));
+    expect(done!.subscriptionStatus).toBe('canceled');
   });
 
   it('opens the Stripe customer portal as the billing dashboard', async () => {

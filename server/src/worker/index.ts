@@ -5,11 +5,12 @@ import { loggable } from '../errors.js';
 import { sendDueMail } from './outbox.js';
 
 const OUTBOX_EVERY_MS = 5000;
+const RETRY_EVERY_MS = 60_000;
 const SWEEP_EVERY_MS = 24 * 3600_000;
 
 /**
- * Background work beside the HTTP server: the mail outbox and the daily expiry sweep. Returns a
- * stop function that waits for a round in progress, for graceful shutdown.
+ * Background work beside the HTTP server: the mail outbox, provider calls to retry, and the daily
+ * expiry sweep. Returns a stop function that waits for a round in progress, for graceful shutdown.
  */
 export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
@@ -17,12 +18,17 @@ export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer):
     running = running.then(job).catch((error: unknown) => app.log.error({ err: loggable(error) }, `${name} failed`));
   };
   const sendMail = run('mail outbox', () => sendDueMail(db, mailer));
+  const stopReplaced = run('replaced subscriptions', () => app.payments.stopReplacedSubscriptions());
   const sweep = run('expiry sweep', async () => {
     const expired = await app.payments.expireLapsedRegistrations();
     if (expired) app.log.info(`expiry sweep: ${expired} yearly registrations lapsed`);
   });
   sweep();
-  const timers = [setInterval(sendMail, OUTBOX_EVERY_MS), setInterval(sweep, SWEEP_EVERY_MS)];
+  const timers = [
+    setInterval(sendMail, OUTBOX_EVERY_MS),
+    setInterval(stopReplaced, RETRY_EVERY_MS),
+    setInterval(sweep, SWEEP_EVERY_MS),
+  ];
   return async () => {
     timers.forEach(clearInterval);
     await running;

@@ -139,9 +139,10 @@ export function createPaymentService(deps: {
         .set({ roles: sql`array_append(${users.roles}, 'paidcustomer')` })
         .where(and(eq(users.id, checkout.userId), sql`not ('paidcustomer' = any(${users.roles}))`));
       // A new plan replaces the pet's earlier subscription: the owner is never billed twice for one pet.
-      const replaced = await tx
+      // 'canceling' is the durable note that the provider must still be told; see stopReplacedSubscriptions.
+      await tx
         .update(checkoutSessions)
-        .set({ subscriptionStatus: 'canceled' })
+        .set({ subscriptionStatus: 'canceling' })
         .where(
           and(
             eq(checkoutSessions.petId, checkout.petId),
@@ -149,7 +150,6 @@ export function createPaymentService(deps: {
             ne(checkoutSessions.id, checkout.id),
           ),
         )
-        .returning({ subscriptionId: checkoutSessions.subscriptionId });
       await tx.insert(mailOutbox).values({
         recipient: owner!.email,
         ...receiptEmail({
@@ -162,15 +162,33 @@ export function createPaymentService(deps: {
           dashboardUrl: `${publicUrl}${paths.client}`,
         }),
       });
-      return { userId: checkout.userId, replaced: replaced.flatMap((r) => (r.subscriptionId ? [r.subscriptionId] : [])) };
+      return { userId: checkout.userId };
     });
     if (!outcome) return;
     accounts.forget(outcome.userId);
-    for (const subscriptionId of outcome.replaced) {
-      await provider.cancelSubscription(subscriptionId).catch((error: unknown) => {
-        deps.log.error({ err: loggable(error), subscriptionId }, 'could not cancel a replaced subscription at the provider');
-      });
+    await stopReplacedSubscriptions();
+  }
+
+  /**
+   * Tells the provider to stop the subscriptions a newer plan replaced. One that fails stays
+   * 'canceling' and is tried again by the worker, so an owner is never billed for a replaced plan.
+   */
+  async function stopReplacedSubscriptions(): Promise<number> {
+    const pending = await db
+      .select({ id: checkoutSessions.id, subscriptionId: checkoutSessions.subscriptionId })
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.subscriptionStatus, 'canceling'));
+    let stopped = 0;
+    for (const { id, subscriptionId } of pending) {
+      try {
+        if (subscriptionId) await provider.cancelSubscription(subscriptionId);
+        await db.update(checkoutSessions).set({ subscriptionStatus: 'canceled' }).where(eq(checkoutSessions.id, id));
+        stopped++;
+      } catch (error) {
+        deps.log.error({ err: loggable(error), subscriptionId }, 'could not cancel a replaced subscription at the provider; will retry');
+      }
     }
+    return stopped;
   }
 
   /** A yearly plan charged again: one more year, recorded once per invoice. */
@@ -237,7 +255,7 @@ export function createPaymentService(deps: {
       const status = plan.oneTime
         ? 'active'
         : chipOneTime
-          ? (checkout.subscriptionStatus ?? 'canceled')
+          ? 'canceled'
           : !expiration || expiration < now
             ? 'expired'
             : (checkout.subscriptionStatus ?? 'active');
@@ -257,6 +275,7 @@ export function createPaymentService(deps: {
 
   return {
     complete,
+    stopReplacedSubscriptions,
 
     async plans(): Promise<{ plans: Plan[] }> {
       const rows = await db.select().from(plans).orderBy(asc(plans.priceCents));
