@@ -40,6 +40,7 @@ import { PetShortLink } from '../public/PetShortLink';
 import { usePet, useUpdatePet, useUpgradeToLifetime } from './api';
 import { petImage, isRegistered, registrationStatus } from './petDisplay';
 import { PetFields } from './PetFields';
+import { EditActions } from '../../components/EditActions';
 
 /** client/pet/update/{id}: the pet's profile, its registration, its owner and vet (spec 2.4). */
 export function PetUpdatePage() {
@@ -218,16 +219,7 @@ function PetProfileCard({ pet }: { pet: Pet }) {
             )}
             <PetFields disabled={!editing || update.isPending} storedImageUrl={pet.imageUrl} />
           </CardContent>
-          {editing && (
-            <CardActions sx={{ justifyContent: 'flex-end', px: 2, pb: 2 }}>
-              <Button onClick={cancel} disabled={update.isPending}>
-                Cancel
-              </Button>
-              <Button type="submit" variant="contained" loading={update.isPending}>
-                Save
-              </Button>
-            </CardActions>
-          )}
+          {editing && <EditActions onCancel={cancel} saving={update.isPending} />}
         </Box>
       </FormProvider>
     </Card>

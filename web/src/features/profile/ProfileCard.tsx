@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { formatPhone, messages, profileSchema, ui, type ProfileInput, type User } from '@petreg/contract';
 import { Edit } from '@mui/icons-material';
-import { Alert, Box, Button, Card, CardActions, CardContent, CardHeader, Grid, LinearProgress } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, CardHeader, Grid, LinearProgress } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
@@ -14,6 +14,7 @@ import { ImageField } from '../../components/ImageField';
 import noPhoto from '../../components/images/person.svg';
 import { useSession } from '../auth/session';
 import { currentUserKey, useStates, useUpdateProfile, type ProfileUpdate } from './api';
+import { EditActions } from '../../components/EditActions';
 
 function formValues({ data }: User): ProfileInput {
   return {
@@ -174,16 +175,7 @@ export function ProfileCard({ user }: { user: User }) {
             </Grid>
           </Grid>
         </CardContent>
-        {editing && (
-          <CardActions sx={{ justifyContent: 'flex-end', px: 2, pb: 2 }}>
-            <Button onClick={cancel} disabled={update.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="contained" loading={update.isPending}>
-              Save
-            </Button>
-          </CardActions>
-        )}
+        {editing && <EditActions onCancel={cancel} saving={update.isPending} />}
       </Box>
     </Card>
   );
