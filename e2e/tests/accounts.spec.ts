@@ -1,5 +1,5 @@
 import { admin } from '../playwright.config';
-import { createOwner, expect, lastMailTo, password, signIn, test, uniqueEmail } from './fixtures';
+import { choose, createOwner, expect, lastMailTo, password, signIn, test, uniqueEmail } from './fixtures';
 
 /** A real 1×1 PNG, as a photo to upload. */
 const onePixelPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -151,8 +151,7 @@ test.describe('[ACCOUNTS]', () => {
     await page.getByLabel('Choose a photo').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(onePixelPng, 'base64') });
     await expect(page.getByRole('img', { name: 'Profile photo preview' })).toHaveAttribute('src', /^data:image\/png/);
     await page.getByLabel('City').fill('Portland');
-    await page.getByLabel('State').click();
-    await page.getByRole('option', { name: 'Oregon' }).click();
+    await choose(page, 'State', 'Oregon');
     await expect(page.getByLabel('Phone Number')).toBeDisabled();
     await page.getByLabel('SMS notifications').check();
     await expect(page.getByLabel('Phone Number')).toBeEnabled();

@@ -31,6 +31,16 @@ export async function signIn(page: Page, email: string, secret: string) {
   await page.getByRole('button', { name: /sign in/i }).click();
 }
 
+/** Picks an option of an MUI select by its label. */
+export async function choose(page: Page, label: string, option: string) {
+  const select = page.getByRole('combobox', { name: label, exact: true });
+  // Opened from the keyboard: a mouse click can let the opening menu catch its own mouse-up.
+  await select.focus();
+  await select.press('ArrowDown');
+  await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
+  await expect(select).toHaveText(option);
+}
+
 /** The newest e-mail the portal wrote to DATA_DIR/mail for this recipient. */
 export async function lastMailTo(recipient: string) {
   const dir = join(process.env.E2E_DATA_DIR!, 'mail');

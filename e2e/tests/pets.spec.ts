@@ -1,14 +1,5 @@
 import type { Page } from '@playwright/test';
-import { createOwner, expect, password, signIn, test, uniqueEmail, type Owner } from './fixtures';
-
-/** Picks an option of an MUI select by its label. */
-async function choose(page: Page, label: string, option: string) {
-  const select = page.getByRole('combobox', { name: label, exact: true });
-  await select.click();
-  await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
-  await expect(select).toHaveText(option);
-}
-
+import { choose, createOwner, expect, password, signIn, test, uniqueEmail, type Owner } from './fixtures';
 async function fillPet(page: Page, pet: { name: string; chip?: string }) {
   await page.getByLabel('Pet Name').fill(pet.name);
   await choose(page, 'Species', 'Dog');
