@@ -17,7 +17,6 @@ import {
   Box,
   Button,
   Card,
-  CardActions,
   CardContent,
   CardHeader,
   Chip,
@@ -41,6 +40,7 @@ import { usePet, useUpdatePet, useUpgradeToLifetime } from './api';
 import { petImage, isRegistered, registrationStatus } from './petDisplay';
 import { PetFields } from './PetFields';
 import { EditActions } from '../../components/EditActions';
+import { SectionCard } from '../../components/SectionCard';
 
 /** client/pet/update/{id}: the pet's profile, its registration, its owner and vet (spec 2.4). */
 export function PetUpdatePage() {
@@ -233,62 +233,54 @@ function OwnerCard({ user }: { user: User }) {
   const address = [address1, address2, place].filter(Boolean);
 
   return (
-    <Card component="section" aria-labelledby="owner-title">
-      <CardHeader
-        avatar={<Person color="primary" />}
-        title="Owner Information"
-        slotProps={{ title: { variant: 'h3', component: 'h2', id: 'owner-title' } }}
-      />
-      <CardContent sx={{ pt: 0 }}>
-        <Stack spacing={0.5}>
-          <Typography sx={{ fontWeight: 600 }}>{`${firstName} ${lastName}`.trim()}</Typography>
-          <Typography variant="body2">{email}</Typography>
-          {phoneNumber && <Typography variant="body2">{formatPhone(phoneNumber)}</Typography>}
-          {address.length > 0 ? (
-            <Typography variant="body2" component="address" sx={{ fontStyle: 'normal' }}>
-              {address.map((line) => (
-                <span key={line} style={{ display: 'block' }}>
-                  {line}
-                </span>
-              ))}
-            </Typography>
-          ) : (
-            <Typography variant="body2" color="text.secondary">
-              No address yet
-            </Typography>
-          )}
-        </Stack>
-      </CardContent>
-      <CardActions sx={{ px: 2, pb: 2 }}>
+    <SectionCard
+      title="Owner Information"
+      avatar={<Person color="primary" />}
+      footer={
         <Button component={RouterLink} to={paths.clientProfile} size="small" startIcon={<Edit />}>
           Edit your profile
         </Button>
-      </CardActions>
-    </Card>
+      }
+    >
+      <Stack spacing={0.5}>
+        <Typography sx={{ fontWeight: 600 }}>{`${firstName} ${lastName}`.trim()}</Typography>
+        <Typography variant="body2">{email}</Typography>
+        {phoneNumber && <Typography variant="body2">{formatPhone(phoneNumber)}</Typography>}
+        {address.length > 0 ? (
+          <Typography variant="body2" component="address" sx={{ fontStyle: 'normal' }}>
+            {address.map((line) => (
+              <span key={line} style={{ display: 'block' }}>
+                {line}
+              </span>
+            ))}
+          </Typography>
+        ) : (
+          <Typography variant="body2" color="text.secondary">
+            No address yet
+          </Typography>
+        )}
+      </Stack>
+    </SectionCard>
   );
 }
 
 /** The pet's veterinarian; vets are linked on the vet search page. */
 function VetCard({ pet }: { pet: Pet }) {
   return (
-    <Card component="section" aria-labelledby="vet-title">
-      <CardHeader
-        avatar={<LocalHospital color="primary" />}
-        title="Veterinarian"
-        slotProps={{ title: { variant: 'h3', component: 'h2', id: 'vet-title' } }}
-      />
-      <CardContent sx={{ pt: 0 }}>
-        <EmptyState
-          icon={<LocalHospital />}
-          title="No vet linked yet"
-          hint={`Link ${pet.name}'s vet so their number is at hand in an emergency.`}
-        />
-      </CardContent>
-      <CardActions sx={{ px: 2, pb: 2 }}>
+    <SectionCard
+      title="Veterinarian"
+      avatar={<LocalHospital color="primary" />}
+      footer={
         <Button component={RouterLink} to={paths.clientAddVet} variant="outlined" size="small">
           Add a vet
         </Button>
-      </CardActions>
-    </Card>
+      }
+    >
+      <EmptyState
+        icon={<LocalHospital />}
+        title="No vet linked yet"
+        hint={`Link ${pet.name}'s vet so their number is at hand in an emergency.`}
+      />
+    </SectionCard>
   );
 }

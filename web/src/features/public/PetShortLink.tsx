@@ -1,9 +1,10 @@
 import { paths, withId, type Pet } from '@petreg/contract';
 import { Download, QrCode2 } from '@mui/icons-material';
-import { Box, Button, Card, CardContent, CardHeader, Link, Skeleton, Stack, Typography } from '@mui/material';
+import { Box, Button, Link, Skeleton, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import QRCode from 'qrcode';
 import { usePublicSettings } from '../../app/settings';
+import { SectionCard } from '../../components/SectionCard';
 
 /** Quiet zone of 2 modules, and medium error correction: a scratched tag still scans. */
 const qrOptions = { margin: 2, errorCorrectionLevel: 'M' } as const;
@@ -40,53 +41,46 @@ export function PetShortLink({ pet }: { pet: Pick<Pet, 'name' | 'shortId'> }) {
   const fileName = `${pet.name.replace(/[^\w-]+/g, '-')}-tag-qr`;
 
   return (
-    <Card component="section" aria-labelledby="short-link-title">
-      <CardHeader
-        avatar={<QrCode2 color="primary" />}
-        title="Collar Tag"
-        slotProps={{ title: { variant: 'h3', component: 'h2', id: 'short-link-title' } }}
-      />
-      <CardContent sx={{ pt: 0 }}>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          Print this QR code on {pet.name}'s collar tag: whoever scans it sees {pet.name}'s public profile.
-        </Typography>
-        <Stack direction={{ xs: 'column', sm: 'row', lg: 'column' }} spacing={2} sx={{ alignItems: 'center' }}>
-          <Box sx={{ width: 160, height: 160, flexShrink: 0 }}>
-            {png.data ? (
-              <Box component="img" src={png.data} alt={`QR code for ${url}`} sx={{ width: 1, height: 1 }} />
-            ) : (
-              <Skeleton variant="rectangular" width={160} height={160} />
-            )}
-          </Box>
-          <Stack spacing={1.5} sx={{ minWidth: 0, width: 1 }}>
-            {url && (
-              <Link href={url} target="_blank" rel="noopener" sx={{ overflowWrap: 'anywhere', fontWeight: 600 }}>
-                {url}
-              </Link>
-            )}
-            <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: 'wrap', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}>
-              <Button
-                variant="outlined"
-                size="small"
-                startIcon={<Download />}
-                disabled={!png.data}
-                onClick={() => download(png.data!, `${fileName}.png`)}
-              >
-                Download PNG
-              </Button>
-              <Button
-                variant="outlined"
-                size="small"
-                startIcon={<Download />}
-                disabled={!url}
-                onClick={() => void downloadSvg(url!, `${fileName}.svg`)}
-              >
-                Download SVG
-              </Button>
-            </Stack>
+    <SectionCard title="Collar Tag" avatar={<QrCode2 color="primary" />}>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        Print this QR code on {pet.name}'s collar tag: whoever scans it sees {pet.name}'s public profile.
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row', lg: 'column' }} spacing={2} sx={{ alignItems: 'center' }}>
+        <Box sx={{ width: 160, height: 160, flexShrink: 0 }}>
+          {png.data ? (
+            <Box component="img" src={png.data} alt={`QR code for ${url}`} sx={{ width: 1, height: 1 }} />
+          ) : (
+            <Skeleton variant="rectangular" width={160} height={160} />
+          )}
+        </Box>
+        <Stack spacing={1.5} sx={{ minWidth: 0, width: 1 }}>
+          {url && (
+            <Link href={url} target="_blank" rel="noopener" sx={{ overflowWrap: 'anywhere', fontWeight: 600 }}>
+              {url}
+            </Link>
+          )}
+          <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: 'wrap', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}>
+            <Button
+              variant="outlined"
+              size="small"
+              startIcon={<Download />}
+              disabled={!png.data}
+              onClick={() => download(png.data!, `${fileName}.png`)}
+            >
+              Download PNG
+            </Button>
+            <Button
+              variant="outlined"
+              size="small"
+              startIcon={<Download />}
+              disabled={!url}
+              onClick={() => void downloadSvg(url!, `${fileName}.svg`)}
+            >
+              Download SVG
+            </Button>
           </Stack>
         </Stack>
-      </CardContent>
-    </Card>
+      </Stack>
+    </SectionCard>
   );
 }
