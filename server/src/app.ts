@@ -56,11 +56,20 @@ export interface AppDependencies {
   webRoot?: string;
 }
 
+/** Pretty lines through pino-pretty (in a worker thread) for a terminal, plain JSON otherwise. */
+export function loggerOptions(config: Pick<Config, 'logLevel' | 'logFormat'>) {
+  if (config.logFormat === 'json' || config.logLevel === 'silent') return { level: config.logLevel };
+  return {
+    level: config.logLevel,
+    transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true } },
+  };
+}
+
 /** Builds the API and web host without listening, so tests drive it through `app.inject()`. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { config, database } = deps;
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config),
     trustProxy: config.trustProxy,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
   });

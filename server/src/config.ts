@@ -48,6 +48,7 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: optionalUrl,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   RATE_LIMIT_ALLOWLIST: z
     .string()
     .default('')
@@ -79,6 +80,8 @@ export interface Config {
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
   support: { phone: string; phoneHref: string; address: string };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Readable lines for a person at a terminal; one JSON object a line for log collectors. */
+  logFormat: 'pretty' | 'json';
   trustProxy: boolean;
   /** Client addresses exempt from rate limits (a monitoring probe, the benchmark). */
   rateLimitAllowList: string[];
@@ -118,6 +121,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : null,
     support: { phone: e.SUPPORT_PHONE, phoneHref: `tel:${normalisePhone(e.SUPPORT_PHONE)}`, address: e.SUPPORT_ADDRESS },
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT === 'auto' ? (process.stdout.isTTY ? 'pretty' : 'json') : e.LOG_FORMAT,
     trustProxy: e.TRUST_PROXY,
     rateLimitAllowList: e.RATE_LIMIT_ALLOWLIST,
   };

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loggerOptions } from '../src/app.js';
 import { loadConfig, resolveJwtSecret } from '../src/config.js';
 
 describe('configuration', () => {
@@ -44,5 +45,36 @@ describe('configuration', () => {
     expect(readFileSync(join(dataDir, 'jwt-secret'), 'utf8')).toBe(secret);
     expect(statSync(join(dataDir, 'jwt-secret')).mode & 0o077).toBe(0);
     expect(resolveJwtSecret(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(32) }))).toBe('x'.repeat(32));
+  });
+});
+
+describe('log format', () => {
+  const onTerminal = (isTTY: boolean, job: () => void) => {
+    const before = process.stdout.isTTY;
+    process.stdout.isTTY = isTTY;
+    try {
+      job();
+    } finally {
+      process.stdout.isTTY = before;
+    }
+  };
+
+  it('prints readable lines on a terminal and JSON otherwise, unless LOG_FORMAT says', () => {
+    onTerminal(true, () => {
+      expect(loadConfig({}).logFormat).toBe('pretty');
+      expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    });
+    onTerminal(false, () => {
+      expect(loadConfig({}).logFormat).toBe('json');
+      expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    });
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/^Invalid configuration: LOG_FORMAT /);
+  });
+
+  it('sends pretty logs through pino-pretty, which is installed, and JSON straight to stdout', () => {
+    expect(loggerOptions({ logLevel: 'info', logFormat: 'json' })).toEqual({ level: 'info' });
+    expect(loggerOptions({ logLevel: 'info', logFormat: 'pretty' })).toMatchObject({ transport: { target: 'pino-pretty' } });
+    expect(loggerOptions({ logLevel: 'silent', logFormat: 'pretty' })).toEqual({ level: 'silent' });
+    expect(import.meta.resolve('pino-pretty')).toMatch(/pino-pretty/);
   });
 });

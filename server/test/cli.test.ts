@@ -1,0 +1,95 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { verify } from '@node-rs/argon2';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../src/db/client.js';
+import { passwordResetTokens, userSessions, users } from '../src/db/schema.js';
+import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
+
+const execute = promisify(execFile);
+const root = resolve(import.meta.dirname, '../..');
+const adminEmail = 'operator@example.com';
+
+/** Runs `npm run admin -- …` as an operator would, against the portal's data folder. */
+async function adminCommand(dataDir: string, args: string[], env: Record<string, string> = {}) {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...env };
+  delete childEnv.DATABASE_URL;
+  if (!env.ADMIN_PASSWORD) delete childEnv.ADMIN_PASSWORD;
+  try {
+    const { stdout, stderr } = await execute('node', ['--import', 'tsx', 'server/src/cli.ts', 'admin', ...args], { cwd: root, env: childEnv });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+async function withDatabase<T>(dataDir: string, job: (db: Database) => Promise<T>): Promise<T> {
+  const database = await openDatabase({ dataDir: join(dataDir, 'db') });
+  try {
+    await database.migrate();
+    return await job(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+const adminRow = (db: Database) => db.select().from(users).where(eq(users.email, adminEmail)).then((rows) => rows[0]!);
+
+// The command opens the embedded database in DATA_DIR as the portal does; one run covers it.
+describe.skipIf(process.env.TEST_DB === 'postgres')('npm run admin -- reset-password', () => {
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'petreg-cli-'));
+    await withDatabase(dataDir, async (db) => {
+      await ensureAdministrator(db, { email: adminEmail, password: 'Original#Pass1' });
+      const admin = await adminRow(db);
+      await db.insert(userSessions).values({ userId: admin.id, expiresAt: new Date(Date.now() + 3600_000) });
+      await db.insert(passwordResetTokens).values({ userId: admin.id, tokenHash: 'outstanding', expiresAt: new Date(Date.now() + 3600_000) });
+    });
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('prints a new password once, ends open sessions and voids outstanding reset links', async () => {
+    const { code, stdout } = await adminCommand(dataDir, ['reset-password', 'Operator@Example.com']);
+    expect(code).toBe(0);
+    const printed = /New password for Operator@Example\.com: (\S+)/.exec(stdout)?.[1];
+    expect(printed).toBeDefined();
+    await withDatabase(dataDir, async (db) => {
+      const admin = await adminRow(db);
+      expect(await verify(admin.passwordHash!, printed!)).toBe(true);
+      expect(await verify(admin.passwordHash!, 'Original#Pass1')).toBe(false);
+      const sessions = await db.select().from(userSessions).where(eq(userSessions.userId, admin.id));
+      expect(sessions.every((s) => s.revokedAt !== null)).toBe(true);
+      const links = await db.select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, admin.id));
+      expect(links.every((l) => l.usedAt !== null)).toBe(true);
+    });
+  });
+
+  it('sets the password given in ADMIN_PASSWORD when it meets the password rule', async () => {
+    const weak = await adminCommand(dataDir, ['reset-password', adminEmail], { ADMIN_PASSWORD: 'weakpass' });
+    expect(weak.code).toBe(2);
+    expect(weak.stderr).toContain('ADMIN_PASSWORD: Must Contain 8 Characters, One Uppercase, One Lowercase, One Number and One Special Case Character');
+
+    const chosen = await adminCommand(dataDir, ['reset-password', adminEmail], { ADMIN_PASSWORD: 'Chosen#Pass2' });
+    expect(chosen.code).toBe(0);
+    expect(chosen.stdout).toContain(`The password of ${adminEmail} is now the one in ADMIN_PASSWORD.`);
+    await withDatabase(dataDir, async (db) => expect(await verify((await adminRow(db)).passwordHash!, 'Chosen#Pass2')).toBe(true));
+  });
+
+  it('refuses an e-mail that is not an administrator, and a missing e-mail, changing nothing', async () => {
+    const before = await withDatabase(dataDir, async (db) => (await adminRow(db)).passwordHash);
+    const unknown = await adminCommand(dataDir, ['reset-password', 'someone@example.com']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No administrator has the e-mail someone@example.com.');
+    const missing = await adminCommand(dataDir, ['reset-password']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('usage: npm run sweep | npm run admin -- reset-password EMAIL');
+    await withDatabase(dataDir, async (db) => expect((await adminRow(db)).passwordHash).toBe(before));
+  });
+});
