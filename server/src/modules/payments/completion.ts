@@ -1,0 +1,200 @@
+import { messages, paths, type PaymentCompletion } from '@petreg/contract';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { PaidCheckout, PaidRenewal } from '../../adapters/payments/index.js';
+import type { Transaction } from '../../db/client.js';
+import { checkoutSessions, chips, mailOutbox, payments, pets, plans, states, users } from '../../db/schema.js';
+import { AppError, loggable, notFound } from '../../errors.js';
+import type { Session } from '../../plugins/auth.js';
+import { receiptEmail } from './emails.js';
+import { currentChip, ownedCheckout, type CheckoutRow, type PaymentDeps } from './shared.js';
+
+/** One year on from the later of now and the current expiry, so renewing early loses nothing. */
+function nextExpiry(current: Date | null, now = new Date()): Date {
+  const from = current && current > now ? current : now;
+  const next = new Date(from);
+  next.setUTCFullYear(next.getUTCFullYear() + 1);
+  return next;
+}
+
+/** Completing paid checkouts and renewals: what the owner gets for a payment, given once. */
+export function createCompletion(deps: PaymentDeps) {
+  const { db, provider, accounts, publicUrl } = deps;
+
+  /** Records a paid payment; false when one with the same provider id exists (a replay). */
+  async function recordPaymentOnce(
+    tx: Transaction,
+    values: Omit<typeof payments.$inferInsert, 'provider' | 'status'>,
+  ): Promise<boolean> {
+    const inserted = await tx
+      .insert(payments)
+      .values({ ...values, provider: provider.name, status: 'paid' })
+      .onConflictDoNothing()
+      .returning({ id: payments.id });
+    return inserted.length > 0;
+  }
+
+  /**
+   * Marks the checkout paid and gives the owner what was bought, all in one transaction. The
+   * payment row's unique session id makes a replay (webhook retry, reloaded page) change nothing.
+   */
+  async function complete(paid: PaidCheckout): Promise<void> {
+    const outcome = await db.transaction(async (tx) => {
+      const [checkout] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, paid.sessionId)).for('update');
+      // The provider's retry brings the payment back if our checkout record is missing; never drop it.
+      if (!checkout) throw notFound(messages.notFound);
+      if (checkout.status === 'complete') return null;
+      const [plan] = await tx.select().from(plans).where(eq(plans.id, checkout.planId));
+      const [owner] = await tx.select().from(users).where(eq(users.id, checkout.userId));
+      const [pet] = await tx.select().from(pets).where(eq(pets.id, checkout.petId));
+      const recorded = await recordPaymentOnce(tx, {
+        userId: checkout.userId,
+        petId: checkout.petId,
+        planId: checkout.planId,
+        providerSessionId: paid.sessionId,
+        providerPaymentId: paid.paymentId,
+        providerSubscriptionId: paid.subscriptionId,
+        cardLast4: paid.cardLast4,
+        amountCents: paid.amountCents,
+        currency: paid.currency,
+        coupon: checkout.coupon,
+        customerName: paid.customerName ?? `${owner!.firstName} ${owner!.lastName}`,
+        customerEmail: paid.customerEmail ?? owner!.email,
+      });
+      if (!recorded) return null;
+      await tx
+        .update(checkoutSessions)
+        .set({
+          status: 'complete',
+          completedAt: new Date(),
+          subscriptionId: paid.subscriptionId,
+          subscriptionStatus: plan!.oneTime ? null : 'active',
+        })
+        .where(eq(checkoutSessions.id, checkout.id));
+      const chip = await currentChip(tx, checkout.petId);
+      const expiration = plan!.oneTime ? null : nextExpiry(chip?.isActive && !chip.oneTime ? chip.expirationDate : null);
+      if (chip) await tx.update(chips).set({ isActive: true, oneTime: plan!.oneTime, expirationDate: expiration }).where(eq(chips.id, chip.id));
+      await tx.update(pets).set({ isActive: true, planId: plan!.id, updatedAt: new Date() }).where(eq(pets.id, checkout.petId));
+      await tx
+        .update(users)
+        .set({ roles: sql`array_append(${users.roles}, 'paidcustomer')` })
+        .where(and(eq(users.id, checkout.userId), sql`not ('paidcustomer' = any(${users.roles}))`));
+      // A new plan replaces the pet's earlier subscription: the owner is never billed twice for one pet.
+      // 'canceling' is the durable note that the provider must still be told; see stopReplacedSubscriptions.
+      await tx
+        .update(checkoutSessions)
+        .set({ subscriptionStatus: 'canceling' })
+        .where(
+          and(
+            eq(checkoutSessions.petId, checkout.petId),
+            eq(checkoutSessions.subscriptionStatus, 'active'),
+            ne(checkoutSessions.id, checkout.id),
+          ),
+        )
+      await tx.insert(mailOutbox).values({
+        recipient: owner!.email,
+        ...receiptEmail({
+          firstName: owner!.firstName,
+          petName: pet!.name,
+          planName: plan!.name,
+          amountCents: paid.amountCents,
+          currency: paid.currency,
+          expiration,
+          dashboardUrl: `${publicUrl}${paths.client}`,
+        }),
+      });
+      return { userId: checkout.userId };
+    });
+    if (!outcome) return;
+    accounts.forget(outcome.userId);
+    await stopReplacedSubscriptions();
+  }
+
+  /**
+   * Tells the provider to stop the subscriptions a newer plan replaced. One that fails stays
+   * 'canceling' and is tried again by the worker, so an owner is never billed for a replaced plan.
+   */
+  async function stopReplacedSubscriptions(): Promise<number> {
+    const pending = await db
+      .select({ id: checkoutSessions.id, subscriptionId: checkoutSessions.subscriptionId })
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.subscriptionStatus, 'canceling'));
+    let stopped = 0;
+    for (const { id, subscriptionId } of pending) {
+      try {
+        if (subscriptionId) await provider.cancelSubscription(subscriptionId);
+        await db.update(checkoutSessions).set({ subscriptionStatus: 'canceled' }).where(eq(checkoutSessions.id, id));
+        stopped++;
+      } catch (error) {
+        deps.log.error({ err: loggable(error), subscriptionId }, 'could not cancel a replaced subscription at the provider; will retry');
+      }
+    }
+    return stopped;
+  }
+
+  /** A yearly plan charged again: one more year, recorded once per invoice. */
+  async function renew(renewal: PaidRenewal): Promise<void> {
+    const userId = await db.transaction(async (tx) => {
+      const [checkout] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.subscriptionId, renewal.subscriptionId));
+      if (!checkout) throw notFound(messages.notFound);
+      const recorded = await recordPaymentOnce(tx, {
+        userId: checkout.userId,
+        petId: checkout.petId,
+        planId: checkout.planId,
+        providerSessionId: renewal.invoiceId,
+        providerSubscriptionId: renewal.subscriptionId,
+        amountCents: renewal.amountCents,
+        currency: renewal.currency,
+      });
+      if (!recorded) return null;
+      const chip = await currentChip(tx, checkout.petId);
+      if (chip && !chip.oneTime) {
+        await tx.update(chips).set({ isActive: true, expirationDate: nextExpiry(chip.expirationDate) }).where(eq(chips.id, chip.id));
+      }
+      await tx.update(pets).set({ isActive: true, updatedAt: new Date() }).where(eq(pets.id, checkout.petId));
+      return checkout.userId;
+    });
+    if (userId) accounts.forget(userId);
+  }
+
+  async function completion(checkout: CheckoutRow): Promise<PaymentCompletion> {
+    const [row] = await db
+      .select({ payment: payments, user: users, state: states.abbreviation, country: states.countryAbbreviation })
+      .from(payments)
+      .innerJoin(users, eq(users.id, payments.userId))
+      .leftJoin(states, eq(states.id, users.stateId))
+      .where(eq(payments.providerSessionId, checkout.id));
+    if (!row) throw new AppError(409, [messages.paymentNotComplete]);
+    const { payment, user } = row;
+    return {
+      customerEmail: payment.customerEmail,
+      phoneNumber: user.phoneNumber,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      customerAddress: { line1: user.address1, city: user.city, state: row.state, zipCode: user.zipcode, country: row.country },
+      currency: payment.currency,
+      orderTotal: payment.amountCents,
+      paymentId: payment.providerPaymentId ?? payment.providerSessionId,
+      coupon: payment.coupon,
+      tax: 0,
+      petId: checkout.petId,
+    };
+  }
+
+  return {
+    complete,
+    renew,
+    stopReplacedSubscriptions,
+
+    /** The Thank You page's order: completes from the provider's record when its webhook has not arrived yet. */
+    async completionFor(session: Session, sessionId: string): Promise<PaymentCompletion> {
+      const checkout = await ownedCheckout(db, session, sessionId);
+      if (checkout.status !== 'complete') {
+        const paid = await provider.paidCheckout(checkout.id);
+        if (paid) await complete(paid);
+      }
+      return completion(checkout);
+    },
+  };
+}
+
+export type Completion = ReturnType<typeof createCompletion>;

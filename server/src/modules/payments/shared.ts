@@ -1,0 +1,38 @@
+import { messages } from '@petreg/contract';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import type { PaymentProvider } from '../../adapters/payments/index.js';
+import type { Database, Transaction } from '../../db/client.js';
+import { checkoutSessions, chips, settings } from '../../db/schema.js';
+import { forbidden, notFound } from '../../errors.js';
+import { mayActFor, type Session } from '../../plugins/auth.js';
+import type { UserService } from '../users/service.js';
+
+/** What every part of the payments module works with. */
+export interface PaymentDeps {
+  db: Database;
+  provider: PaymentProvider;
+  /** Told when an owner's roles or pets change, so their cached user object is read again. */
+  accounts: UserService;
+  publicUrl: string;
+  log: { error(details: object, message: string): void };
+}
+
+export type CheckoutRow = typeof checkoutSessions.$inferSelect;
+
+export async function currentChip(source: Database | Transaction, petId: number) {
+  const [chip] = await source.select().from(chips).where(and(eq(chips.petId, petId), isNull(chips.removedAt))).orderBy(asc(chips.id)).limit(1);
+  return chip;
+}
+
+export async function ownedCheckout(db: Database, session: Session, sessionId: string): Promise<CheckoutRow> {
+  const [checkout] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId));
+  if (!checkout) throw notFound(messages.notFound);
+  if (!mayActFor(session, checkout.userId)) throw forbidden(messages.forbidden);
+  return checkout;
+}
+
+/** The tag is offered (enableQRcodeUpsell) and can be bought only while it is in stock. */
+export async function collarTagOnSale(db: Database): Promise<boolean> {
+  const rows = await db.select().from(settings).where(inArray(settings.key, ['enableQRcodeUpsell', 'collarTagInStock']));
+  return rows.length === 2 && rows.every((row) => row.value === true);
+}
