@@ -1,5 +1,5 @@
-import { messages, paths, type BillingOverview, type MicrochipSubscription } from '@petreg/contract';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { messages, paths, type BillingOverview, type MicrochipSubscription, type PaymentToRefund } from '@petreg/contract';
+import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import { checkoutSessions, chips, payments, pets, plans, users } from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import { mayActFor, type Session } from '../../plugins/auth.js';
@@ -75,6 +75,30 @@ export function createBilling(deps: PaymentDeps) {
       if (checkout.subscriptionStatus !== 'active' || !checkout.subscriptionId) throw conflict(messages.checkoutClosed);
       await provider.cancelSubscription(checkout.subscriptionId);
       await db.update(checkoutSessions).set({ subscriptionStatus: 'canceled' }).where(eq(checkoutSessions.id, checkout.id));
+    },
+
+    /** Payments the provider took that were not applied, oldest first: the administrator refunds them. */
+    async paymentsToRefund(): Promise<PaymentToRefund[]> {
+      const rows = await db
+        .select({ payment: payments, owner: users, petName: pets.name })
+        .from(payments)
+        .innerJoin(users, eq(users.id, payments.userId))
+        .leftJoin(pets, eq(pets.id, payments.petId))
+        .where(eq(payments.status, 'refund_due'))
+        .orderBy(asc(payments.createdAt));
+      return rows.map(({ payment, owner, petName }) => ({
+        id: payment.id,
+        ownerName: `${owner.firstName} ${owner.lastName}`,
+        ownerEmail: owner.email,
+        petId: payment.petId,
+        petName,
+        amountCents: payment.amountCents,
+        currency: payment.currency,
+        createdAt: payment.createdAt.toISOString(),
+        provider: payment.provider,
+        providerPaymentId: payment.providerPaymentId,
+        reason: payment.refundReason,
+      }));
     },
 
     /** The billing dashboard: the provider's, or the portal's own billing page. */

@@ -5,6 +5,8 @@ import {
   isCouponChip,
   withCoupon,
   messages,
+  paths,
+  withId,
   type CheckoutOrder,
   type Plan,
   type cardSchema,
@@ -18,7 +20,7 @@ import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import { findOwnedPet } from '../pets/ownership.js';
 import type { Completion } from './completion.js';
-import { collarTagOnSale, currentChip, ownedCheckout, type PaymentDeps } from './shared.js';
+import { cancelOpenCheckouts, collarTagOnSale, currentChip, hasLifetimeCover, ownedCheckout, type PaymentDeps } from './shared.js';
 
 function toPlan(row: typeof plans.$inferSelect): Plan {
   return {
@@ -37,23 +39,35 @@ function toPlan(row: typeof plans.$inferSelect): Plan {
 export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion, 'complete'>) {
   const { db, provider, publicUrl } = deps;
 
+  /** Chooses the pet's plan. Checkouts started before are for what was chosen then, so they end; the new one starts after. */
   async function updatePlan(session: Session, petId: number, planId: number): Promise<{ id: number }> {
     await findOwnedPet(db, session, petId);
     const [plan] = await db.select({ id: plans.id }).from(plans).where(eq(plans.id, planId));
     if (!plan) throw badRequest(messages.planNotFound);
-    await db.update(pets).set({ planId, updatedAt: new Date() }).where(eq(pets.id, petId));
+    await db.transaction(async (tx) => {
+      await tx.update(pets).set({ planId, updatedAt: new Date() }).where(eq(pets.id, petId));
+      await cancelOpenCheckouts(tx, petId);
+    });
     return { id: petId };
   }
 
-  /** Starts paying for the pet's chosen plan; answers where to send the browser. */
-  async function startCheckout(session: Session, petId: number, query: z.output<typeof checkoutQuerySchema>): Promise<{ location: string }> {
+  /**
+   * Starts paying for the pet's chosen plan; answers where to send the browser. The checkout
+   * records the chip it covers and where canceling returns the buyer (`cancelPath`, the plan
+   * choice unless given).
+   */
+  async function startCheckout(
+    session: Session,
+    petId: number,
+    query: z.output<typeof checkoutQuerySchema>,
+    cancelPath = withId(query.petFlow ? paths.petSubscription : paths.clientPetCheckout, petId),
+  ): Promise<{ location: string }> {
     const pet = await findOwnedPet(db, session, petId);
     const [plan] = pet.planId ? await db.select().from(plans).where(eq(plans.id, pet.planId)) : [];
     if (!plan) throw badRequest(messages.planNotFound);
     const chip = await currentChip(db, petId);
     if (!chip) throw badRequest(messages.petNeedsChip);
-    // Lifetime cover is never traded for less, nor bought twice.
-    if (chip.oneTime && chip.isActive) throw conflict(messages.alreadyLifetime);
+    if (hasLifetimeCover(chip)) throw conflict(messages.alreadyLifetime);
     const eligible = isCouponChip(chip.chipId);
     if (query.coupon && (query.coupon !== couponCode || !eligible)) throw badRequest(messages.couponNotEligible);
     if (query.isTagSelected && !(await collarTagOnSale(db))) throw badRequest(messages.collarTagUnavailable);
@@ -63,7 +77,6 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
     const collarTagCents = query.isTagSelected ? collarTagPriceCents : null;
     const subtotal = plan.priceCents + (collarTagCents ?? 0);
     const amountCents = coupon ? withCoupon(subtotal) : subtotal;
-    const cancelPath = query.petFlow ? `/pet-subscription/${petId}` : `/client/pet/checkout/${petId}`;
     const started = await provider.startCheckout({
       customer: { email: owner!.email, name: `${owner!.firstName} ${owner!.lastName}`, providerCustomerId: owner!.paymentCustomerId },
       pet: { id: pet.id, name: pet.name },
@@ -87,6 +100,8 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
       withCollarTag: Boolean(collarTagCents),
       amountCents,
       currency: plan.currency,
+      chipRowId: chip.id,
+      cancelPath,
     });
     return { location: started.url };
   }
@@ -116,7 +131,8 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
       await findOwnedPet(db, session, petId);
       const [lifetime] = await db.select().from(plans).where(eq(plans.oneTime, true)).limit(1);
       await updatePlan(session, petId, lifetime!.id);
-      return startCheckout(session, petId, { petFlow: false, isTagSelected: false });
+      // The upgrade starts on the pet's page, so canceling it goes back there.
+      return startCheckout(session, petId, { petFlow: false, isTagSelected: false }, withId(paths.clientPetUpdate, petId));
     },
 
     async localOrder(session: Session, sessionId: string): Promise<CheckoutOrder> {
@@ -140,7 +156,7 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
         totalCents: checkout.amountCents,
         currency: checkout.currency,
         status: checkout.status as CheckoutOrder['status'],
-        cancelUrl: `/client/pet/checkout/${checkout.petId}`,
+        cancelUrl: checkout.cancelPath,
       };
     },
 
@@ -164,7 +180,7 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
         currency: checkout.currency,
         customerName: card.name,
         customerEmail: owner!.email,
-      });
+      }, 'refuse');
       return { location: `/pet-registration-complete?session_id=${encodeURIComponent(checkout.id)}` };
     },
 
@@ -174,7 +190,7 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
         .update(checkoutSessions)
         .set({ status: 'canceled' })
         .where(and(eq(checkoutSessions.id, checkout.id), eq(checkoutSessions.status, 'open')));
-      return { location: `/client/pet/checkout/${checkout.petId}` };
+      return { location: checkout.cancelPath };
     },
   };
 }

@@ -1,12 +1,14 @@
-import { messages, paths, type PaymentCompletion } from '@petreg/contract';
+import { isCouponChip, messages, paths, type PaymentCompletion } from '@petreg/contract';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { PaidCheckout, PaidRenewal } from '../../adapters/payments/index.js';
 import type { Transaction } from '../../db/client.js';
 import { checkoutSessions, chips, mailOutbox, payments, pets, plans, states, users } from '../../db/schema.js';
-import { AppError, loggable, notFound } from '../../errors.js';
+import { AppError, conflict, loggable, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import { receiptEmail } from './emails.js';
-import { currentChip, ownedCheckout, type CheckoutRow, type PaymentDeps } from './shared.js';
+import { currentChip, hasLifetimeCover, ownedCheckout, type CheckoutRow, type PaymentDeps } from './shared.js';
+
+type ChipRow = typeof chips.$inferSelect;
 
 /** One year on from the later of now and the current expiry, so renewing early loses nothing. */
 function nextExpiry(current: Date | null, now = new Date()): Date {
@@ -16,51 +18,84 @@ function nextExpiry(current: Date | null, now = new Date()): Date {
   return next;
 }
 
+/**
+ * Why a paid checkout cannot give what it sold to the pet as it is now, or null when it can. The
+ * cover goes to the chip the checkout was priced and made eligible for, and to no other.
+ */
+function refusalOf(checkout: CheckoutRow, chip: ChipRow | undefined): string | null {
+  if (checkout.status !== 'open') return messages.checkoutClosed;
+  if (!chip) return messages.petNeedsChip;
+  if (chip.id !== checkout.chipRowId) return messages.checkoutChipChanged;
+  if (hasLifetimeCover(chip)) return messages.alreadyLifetime;
+  if (checkout.coupon && !isCouponChip(chip.chipId)) return messages.couponNotEligible;
+  return null;
+}
+
 /** Completing paid checkouts and renewals: what the owner gets for a payment, given once. */
 export function createCompletion(deps: PaymentDeps) {
   const { db, provider, accounts, publicUrl } = deps;
 
-  /** Records a paid payment; false when one with the same provider id exists (a replay). */
-  async function recordPaymentOnce(
-    tx: Transaction,
-    values: Omit<typeof payments.$inferInsert, 'provider' | 'status'>,
-  ): Promise<boolean> {
+  /** Records a payment; false when one with the same provider id exists (a replay). */
+  async function recordPaymentOnce(tx: Transaction, values: Omit<typeof payments.$inferInsert, 'provider'>): Promise<boolean> {
     const inserted = await tx
       .insert(payments)
-      .values({ ...values, provider: provider.name, status: 'paid' })
+      .values({ ...values, provider: provider.name })
       .onConflictDoNothing()
       .returning({ id: payments.id });
     return inserted.length > 0;
   }
 
   /**
-   * Marks the checkout paid and gives the owner what was bought, all in one transaction. The
-   * payment row's unique session id makes a replay (webhook retry, reloaded page) change nothing.
+   * Gives the owner what a paid checkout bought, all in one transaction, after checking it still
+   * fits the pet as it is now: the pet and its chip are locked, as every change of chip or plan
+   * locks the pet first, so no change slips in between. The payment row's unique session id makes
+   * a replay (webhook retry, reloaded page) change nothing.
+   *
+   * A checkout that no longer fits is never applied. When the provider has already taken the
+   * money (`onRefusal: 'refund'`), it is recorded as refund_due for an administrator to refund;
+   * the portal's own checkout charges nothing until this succeeds, so it refuses instead (409).
    */
-  async function complete(paid: PaidCheckout): Promise<void> {
+  async function complete(paid: PaidCheckout, onRefusal: 'refund' | 'refuse' = 'refund'): Promise<void> {
     const outcome = await db.transaction(async (tx) => {
-      const [checkout] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, paid.sessionId)).for('update');
+      const [found] = await tx.select({ petId: checkoutSessions.petId }).from(checkoutSessions).where(eq(checkoutSessions.id, paid.sessionId));
       // The provider's retry brings the payment back if our checkout record is missing; never drop it.
-      if (!checkout) throw notFound(messages.notFound);
-      if (checkout.status === 'complete') return null;
-      const [plan] = await tx.select().from(plans).where(eq(plans.id, checkout.planId));
-      const [owner] = await tx.select().from(users).where(eq(users.id, checkout.userId));
-      const [pet] = await tx.select().from(pets).where(eq(pets.id, checkout.petId));
+      if (!found) throw notFound(messages.notFound);
+      const [pet] = await tx.select().from(pets).where(eq(pets.id, found.petId)).for('update');
+      const [checkout] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, paid.sessionId)).for('update');
+      if (checkout!.status === 'complete' || checkout!.status === 'refund_due') return null;
+      const [plan] = await tx.select().from(plans).where(eq(plans.id, checkout!.planId));
+      const [owner] = await tx.select().from(users).where(eq(users.id, checkout!.userId));
+      const chip = await currentChip(tx, pet!.id, { lock: true });
+      const refusal = refusalOf(checkout!, chip);
+      if (refusal && onRefusal === 'refuse') {
+        await tx.update(checkoutSessions).set({ status: 'canceled' }).where(eq(checkoutSessions.id, checkout!.id));
+        return { kind: 'refused' as const, reason: refusal };
+      }
       const recorded = await recordPaymentOnce(tx, {
-        userId: checkout.userId,
-        petId: checkout.petId,
-        planId: checkout.planId,
+        userId: checkout!.userId,
+        petId: checkout!.petId,
+        planId: checkout!.planId,
+        status: refusal ? 'refund_due' : 'paid',
+        refundReason: refusal,
         providerSessionId: paid.sessionId,
         providerPaymentId: paid.paymentId,
         providerSubscriptionId: paid.subscriptionId,
         cardLast4: paid.cardLast4,
         amountCents: paid.amountCents,
         currency: paid.currency,
-        coupon: checkout.coupon,
+        coupon: checkout!.coupon,
         customerName: paid.customerName ?? `${owner!.firstName} ${owner!.lastName}`,
         customerEmail: paid.customerEmail ?? owner!.email,
       });
       if (!recorded) return null;
+      if (refusal) {
+        // A yearly subscription bought this way must not renew either: stopped like a replaced one.
+        await tx
+          .update(checkoutSessions)
+          .set({ status: 'refund_due', completedAt: new Date(), subscriptionId: paid.subscriptionId, subscriptionStatus: paid.subscriptionId ? 'canceling' : null })
+          .where(eq(checkoutSessions.id, checkout!.id));
+        return { kind: 'refundDue' as const, reason: refusal };
+      }
       await tx
         .update(checkoutSessions)
         .set({
@@ -69,15 +104,14 @@ export function createCompletion(deps: PaymentDeps) {
           subscriptionId: paid.subscriptionId,
           subscriptionStatus: plan!.oneTime ? null : 'active',
         })
-        .where(eq(checkoutSessions.id, checkout.id));
-      const chip = await currentChip(tx, checkout.petId);
-      const expiration = plan!.oneTime ? null : nextExpiry(chip?.isActive && !chip.oneTime ? chip.expirationDate : null);
-      if (chip) await tx.update(chips).set({ isActive: true, oneTime: plan!.oneTime, expirationDate: expiration }).where(eq(chips.id, chip.id));
-      await tx.update(pets).set({ isActive: true, planId: plan!.id, updatedAt: new Date() }).where(eq(pets.id, checkout.petId));
+        .where(eq(checkoutSessions.id, checkout!.id));
+      const expiration = plan!.oneTime ? null : nextExpiry(chip!.isActive ? chip!.expirationDate : null);
+      await tx.update(chips).set({ isActive: true, oneTime: plan!.oneTime, expirationDate: expiration }).where(eq(chips.id, chip!.id));
+      await tx.update(pets).set({ isActive: true, planId: plan!.id, updatedAt: new Date() }).where(eq(pets.id, pet!.id));
       await tx
         .update(users)
         .set({ roles: sql`array_append(${users.roles}, 'paidcustomer')` })
-        .where(and(eq(users.id, checkout.userId), sql`not ('paidcustomer' = any(${users.roles}))`));
+        .where(and(eq(users.id, checkout!.userId), sql`not ('paidcustomer' = any(${users.roles}))`));
       // A new plan replaces the pet's earlier subscription: the owner is never billed twice for one pet.
       // 'canceling' is the durable note that the provider must still be told; see stopReplacedSubscriptions.
       await tx
@@ -85,11 +119,11 @@ export function createCompletion(deps: PaymentDeps) {
         .set({ subscriptionStatus: 'canceling' })
         .where(
           and(
-            eq(checkoutSessions.petId, checkout.petId),
+            eq(checkoutSessions.petId, pet!.id),
             eq(checkoutSessions.subscriptionStatus, 'active'),
-            ne(checkoutSessions.id, checkout.id),
+            ne(checkoutSessions.id, checkout!.id),
           ),
-        )
+        );
       await tx.insert(mailOutbox).values({
         recipient: owner!.email,
         ...receiptEmail({
@@ -102,10 +136,15 @@ export function createCompletion(deps: PaymentDeps) {
           dashboardUrl: `${publicUrl}${paths.client}`,
         }),
       });
-      return { userId: checkout.userId };
+      return { kind: 'applied' as const, userId: checkout!.userId };
     });
     if (!outcome) return;
-    accounts.forget(outcome.userId);
+    if (outcome.kind === 'refused') throw conflict(outcome.reason);
+    if (outcome.kind === 'refundDue') {
+      deps.log.error({ sessionId: paid.sessionId, paymentId: paid.paymentId, reason: outcome.reason }, 'paid checkout not applied: the payment is due for a refund');
+    } else {
+      accounts.forget(outcome.userId);
+    }
     await stopReplacedSubscriptions();
   }
 
@@ -140,6 +179,7 @@ export function createCompletion(deps: PaymentDeps) {
         userId: checkout.userId,
         petId: checkout.petId,
         planId: checkout.planId,
+        status: 'paid',
         providerSessionId: renewal.invoiceId,
         providerSubscriptionId: renewal.subscriptionId,
         amountCents: renewal.amountCents,
@@ -165,6 +205,7 @@ export function createCompletion(deps: PaymentDeps) {
       .where(eq(payments.providerSessionId, checkout.id));
     if (!row) throw new AppError(409, [messages.paymentNotComplete]);
     const { payment, user } = row;
+    if (payment.status === 'refund_due') throw conflict(messages.paymentRefundDue);
     return {
       customerEmail: payment.customerEmail,
       phoneNumber: user.phoneNumber,

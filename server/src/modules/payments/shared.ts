@@ -19,9 +19,26 @@ export interface PaymentDeps {
 
 export type CheckoutRow = typeof checkoutSessions.$inferSelect;
 
-export async function currentChip(source: Database | Transaction, petId: number) {
-  const [chip] = await source.select().from(chips).where(and(eq(chips.petId, petId), isNull(chips.removedAt))).orderBy(asc(chips.id)).limit(1);
+type ChipRow = typeof chips.$inferSelect;
+
+export async function currentChip(source: Database | Transaction, petId: number, options: { lock?: boolean } = {}): Promise<ChipRow | undefined> {
+  const query = source.select().from(chips).where(and(eq(chips.petId, petId), isNull(chips.removedAt))).orderBy(asc(chips.id)).limit(1);
+  const [chip] = options.lock ? await query.for('update') : await query;
   return chip;
+}
+
+/** Lifetime cover is never traded for less, nor bought twice. */
+export const hasLifetimeCover = (chip: ChipRow) => chip.oneTime && chip.isActive;
+
+/**
+ * A pet's chip or plan changed: its open checkouts were priced and made eligible for the old one,
+ * so they end. Called in the transaction that makes the change, after the pet row is written.
+ */
+export async function cancelOpenCheckouts(tx: Transaction, petId: number): Promise<void> {
+  await tx
+    .update(checkoutSessions)
+    .set({ status: 'canceled' })
+    .where(and(eq(checkoutSessions.petId, petId), eq(checkoutSessions.status, 'open')));
 }
 
 export async function ownedCheckout(db: Database, session: Session, sessionId: string): Promise<CheckoutRow> {
