@@ -339,4 +339,22 @@ describe('Stripe payments that cannot be applied', () => {
     expect(await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, buyer.input.email))).toHaveLength(1);
     expect((await refundsDue()).map((r) => r.petId)).toContain(buyer.pet.id);
   });
+
+  it('records a renewal of a yearly plan replaced by lifetime protection as due for a refund', async () => {
+    const buyer = await checkout(yearly);
+    await pay(buyer.sessionId, 'sub_outlived');
+    await pay(await upgradeOf(buyer.token, buyer.pet.id));
+    const invoice = {
+      id: 'in_after_upgrade',
+      object: 'invoice',
+      billing_reason: 'subscription_cycle',
+      amount_paid: 1995,
+      currency: 'usd',
+      parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_outlived' } },
+    };
+    expect((await sendWebhook({ type: 'invoice.paid', data: { object: invoice } })).status).toBe(200);
+    const [renewal] = await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, 'in_after_upgrade'));
+    expect(renewal).toMatchObject({ status: 'refund_due', refundReason: messages.alreadyLifetime });
+    expect((await petOf(buyer.token, buyer.pet.id)).chips[0]).toMatchObject({ oneTime: true, expirationDate: null });
+  });
 });

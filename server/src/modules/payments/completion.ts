@@ -141,7 +141,7 @@ export function createCompletion(deps: PaymentDeps) {
     if (!outcome) return;
     if (outcome.kind === 'refused') throw conflict(outcome.reason);
     if (outcome.kind === 'refundDue') {
-      deps.log.error({ sessionId: paid.sessionId, paymentId: paid.paymentId, reason: outcome.reason }, 'paid checkout not applied: the payment is due for a refund');
+      noteRefundDue({ sessionId: paid.sessionId, paymentId: paid.paymentId }, outcome.reason);
     } else {
       accounts.forget(outcome.userId);
     }
@@ -170,30 +170,50 @@ export function createCompletion(deps: PaymentDeps) {
     return stopped;
   }
 
-  /** A yearly plan charged again: one more year, recorded once per invoice. */
+  /**
+   * A yearly plan charged again: one more year for the pet's yearly chip, recorded once per invoice.
+   * A renewal that has nothing to extend (the plan was never applied, the chip is gone or has
+   * lifetime cover) is recorded as refund_due, and its subscription is stopped.
+   */
   async function renew(renewal: PaidRenewal): Promise<void> {
-    const userId = await db.transaction(async (tx) => {
+    const outcome = await db.transaction(async (tx) => {
       const [checkout] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.subscriptionId, renewal.subscriptionId));
       if (!checkout) throw notFound(messages.notFound);
+      await tx.select({ id: pets.id }).from(pets).where(eq(pets.id, checkout.petId)).for('update');
+      const chip = await currentChip(tx, checkout.petId, { lock: true });
+      const refusal = checkout.status !== 'complete' ? messages.checkoutClosed : !chip ? messages.petNeedsChip : chip.oneTime ? messages.alreadyLifetime : null;
       const recorded = await recordPaymentOnce(tx, {
         userId: checkout.userId,
         petId: checkout.petId,
         planId: checkout.planId,
-        status: 'paid',
+        status: refusal ? 'refund_due' : 'paid',
+        refundReason: refusal,
         providerSessionId: renewal.invoiceId,
         providerSubscriptionId: renewal.subscriptionId,
         amountCents: renewal.amountCents,
         currency: renewal.currency,
       });
       if (!recorded) return null;
-      const chip = await currentChip(tx, checkout.petId);
-      if (chip && !chip.oneTime) {
-        await tx.update(chips).set({ isActive: true, expirationDate: nextExpiry(chip.expirationDate) }).where(eq(chips.id, chip.id));
+      if (refusal) {
+        await tx
+          .update(checkoutSessions)
+          .set({ subscriptionStatus: 'canceling' })
+          .where(and(eq(checkoutSessions.id, checkout.id), eq(checkoutSessions.subscriptionStatus, 'active')));
+        return { kind: 'refundDue' as const, reason: refusal };
       }
+      await tx.update(chips).set({ isActive: true, expirationDate: nextExpiry(chip!.expirationDate) }).where(eq(chips.id, chip!.id));
       await tx.update(pets).set({ isActive: true, updatedAt: new Date() }).where(eq(pets.id, checkout.petId));
-      return checkout.userId;
+      return { kind: 'applied' as const, userId: checkout.userId };
     });
-    if (userId) accounts.forget(userId);
+    if (outcome?.kind === 'applied') accounts.forget(outcome.userId);
+    if (outcome?.kind === 'refundDue') {
+      noteRefundDue({ invoiceId: renewal.invoiceId, subscriptionId: renewal.subscriptionId }, outcome.reason);
+      await stopReplacedSubscriptions();
+    }
+  }
+
+  function noteRefundDue(payment: object, reason: string) {
+    deps.log.error({ ...payment, reason }, 'payment not applied: it is due for a refund');
   }
 
   async function completion(checkout: CheckoutRow): Promise<PaymentCompletion> {
