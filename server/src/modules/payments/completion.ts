@@ -6,9 +6,7 @@ import { checkoutSessions, chips, mailOutbox, payments, pets, plans, states, use
 import { AppError, conflict, loggable, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import { receiptEmail } from './emails.js';
-import { currentChip, hasLifetimeCover, ownedCheckout, type CheckoutRow, type PaymentDeps } from './shared.js';
-
-type ChipRow = typeof chips.$inferSelect;
+import { currentChip, hasLifetimeCover, ownedCheckout, type CheckoutRow, type ChipRow, type PaymentDeps } from './shared.js';
 
 /** One year on from the later of now and the current expiry, so renewing early loses nothing. */
 function nextExpiry(current: Date | null, now = new Date()): Date {

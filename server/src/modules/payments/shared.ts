@@ -19,7 +19,7 @@ export interface PaymentDeps {
 
 export type CheckoutRow = typeof checkoutSessions.$inferSelect;
 
-type ChipRow = typeof chips.$inferSelect;
+export type ChipRow = typeof chips.$inferSelect;
 
 export async function currentChip(source: Database | Transaction, petId: number, options: { lock?: boolean } = {}): Promise<ChipRow | undefined> {
   const query = source.select().from(chips).where(and(eq(chips.petId, petId), isNull(chips.removedAt))).orderBy(asc(chips.id)).limit(1);
