@@ -279,6 +279,108 @@ describe('checkout on the portal', () => {
   });
 });
 
+/** The owner's edit form saved with another chip number ('' removes the chip): PUT Pet/{id}. */
+async function changeChip(token: string, petId: number, chipId: string, path = `Pet/${petId}`) {
+  const pet = await petOf(token, petId);
+  const body = { id: pet.id, name: pet.name, speciesId: pet.speciesId, chipTypeId: chipId ? (pet.chips[0]?.chipTypeId ?? null) : null, chipId, confirmChip: chipId };
+  const saved = await call<Pet>(ctx.app, 'PUT', path, { token, body });
+  expect(saved.status).toBe(200);
+}
+
+const orderOf = async (token: string, sessionId: string) => (await call<CheckoutOrder>(ctx.app, 'GET', `checkout/local/${sessionId}`, { token })).body.result!;
+
+describe('never more cover than was paid', () => {
+  it('ends an open checkout when the chip changes, so a coupon never follows the chip', async () => {
+    const owner = await ownerWithPlan(lifetime, uniqueChip('900164'));
+    const sessionId = sessionIdOf((await startCheckout(owner.token, owner.pet.id, 'coupon=STL2025')).body.result!.location);
+    expect((await orderOf(owner.token, sessionId)).totalCents).toBe(1249);
+    await changeChip(owner.token, owner.pet.id, uniqueChip('985'));
+
+    const refused = await pay(owner.token, sessionId);
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors).toEqual([messages.checkoutClosed]);
+    expect((await orderOf(owner.token, sessionId)).status).toBe('canceled');
+    expect(await petOf(owner.token, owner.pet.id)).toMatchObject({ isActive: false, isChipActive: false });
+    expect(await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, sessionId))).toHaveLength(0);
+  });
+
+  it.each([['Pet/pet-profile'], ['Pet/{id}']])('ends an open checkout when %s removes the chip', async (path) => {
+    const owner = await ownerWithPlan(yearly);
+    const sessionId = sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location);
+    await changeChip(owner.token, owner.pet.id, '', path.replace('{id}', String(owner.pet.id)));
+    const refused = await pay(owner.token, sessionId);
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors).toEqual([messages.checkoutClosed]);
+    expect((await petOf(owner.token, owner.pet.id)).isActive).toBe(false);
+  });
+
+  it('refuses a checkout whose chip is no longer the pet\'s, or whose pet has no chip, even when the change raced it', async () => {
+    const changed = await ownerWithPlan(yearly, uniqueChip('900164'));
+    const changedSession = sessionIdOf((await startCheckout(changed.token, changed.pet.id, 'coupon=STL2025')).body.result!.location);
+    // What a change between reading and completing would leave: another chip and the checkout still open.
+    await ctx.database.db.update(chips).set({ removedAt: new Date() }).where(eq(chips.petId, changed.pet.id));
+    await ctx.database.db.insert(chips).values({ petId: changed.pet.id, chipId: uniqueChip('985') });
+    const refused = await pay(changed.token, changedSession);
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors).toEqual([messages.checkoutChipChanged]);
+    expect((await petOf(changed.token, changed.pet.id)).chips[0]).toMatchObject({ isActive: false, expirationDate: null });
+
+    const removed = await ownerWithPlan(yearly);
+    const removedSession = sessionIdOf((await startCheckout(removed.token, removed.pet.id)).body.result!.location);
+    await ctx.database.db.update(chips).set({ removedAt: new Date() }).where(eq(chips.petId, removed.pet.id));
+    const noChip = await pay(removed.token, removedSession);
+    expect(noChip.status).toBe(409);
+    expect(noChip.body.errors).toEqual([messages.petNeedsChip]);
+    expect((await petOf(removed.token, removed.pet.id)).isActive).toBe(false);
+  });
+
+  it('ends the open checkouts of a pet whose plan is chosen again; the new checkout pays', async () => {
+    const owner = await ownerWithPlan(yearly);
+    const older = sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location);
+    await call(ctx.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: owner.pet.id, planId: lifetime } });
+    const newer = sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location);
+    expect((await pay(owner.token, newer)).status).toBe(200);
+    const stale = await pay(owner.token, older);
+    expect(stale.status).toBe(409);
+    expect(stale.body.errors).toEqual([messages.checkoutClosed]);
+    expect((await petOf(owner.token, owner.pet.id)).chips[0]).toMatchObject({ isActive: true, oneTime: true, expirationDate: null });
+  });
+
+  it('never downgrades lifetime protection nor sells it twice, whichever checkout is paid last', async () => {
+    const owner = await ownerWithPlan(lifetime);
+    const first = sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location);
+    const second = sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location);
+    expect((await pay(owner.token, first)).status).toBe(200);
+    const twice = await pay(owner.token, second);
+    expect(twice.status).toBe(409);
+    expect(twice.body.errors).toEqual([messages.alreadyLifetime]);
+    expect((await orderOf(owner.token, second)).status).toBe('canceled');
+
+    // A yearly checkout still open when lifetime was bought (its plan changed behind it).
+    const yearlyOwner = await ownerWithPlan(yearly);
+    const stale = sessionIdOf((await startCheckout(yearlyOwner.token, yearlyOwner.pet.id)).body.result!.location);
+    await ctx.database.db.update(chips).set({ isActive: true, oneTime: true }).where(eq(chips.petId, yearlyOwner.pet.id));
+    const downgrade = await pay(yearlyOwner.token, stale);
+    expect(downgrade.status).toBe(409);
+    expect(downgrade.body.errors).toEqual([messages.alreadyLifetime]);
+    expect((await petOf(yearlyOwner.token, yearlyOwner.pet.id)).chips[0]).toMatchObject({ oneTime: true, expirationDate: null });
+    expect(await ctx.database.db.select().from(payments).where(eq(payments.userId, owner.user.id))).toHaveLength(1);
+    expect(await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, owner.input.email))).toHaveLength(1);
+  });
+
+  it("cancels the lifetime upgrade back to the pet's page, and a plan checkout back to the plan choice", async () => {
+    const owner = await ownerWithPlan(yearly);
+    const plain = sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location);
+    expect((await orderOf(owner.token, plain)).cancelUrl).toBe(`/client/pet/checkout/${owner.pet.id}`);
+    await pay(owner.token, plain);
+    const upgrade = await call<{ location: string }>(ctx.app, 'POST', `checkout/upgrade-subscription/${owner.pet.id}`, { token: owner.token });
+    const upgradeSession = sessionIdOf(upgrade.body.result!.location);
+    expect((await orderOf(owner.token, upgradeSession)).cancelUrl).toBe(`/client/pet/update/${owner.pet.id}`);
+    const canceled = await call<{ location: string }>(ctx.app, 'POST', `checkout/local/${upgradeSession}/cancel`, { token: owner.token });
+    expect(canceled.body.result!.location).toBe(`/client/pet/update/${owner.pet.id}`);
+  });
+});
+
 describe('expiry sweep', () => {
   it('ends yearly registrations past their expiry and leaves lifetime ones', async () => {
     const lapsed = await ownerWithPlan(yearly);

@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { messages, type PaymentCompletion, type Pet } from '@petreg/contract';
+import { messages, type AuthResult, type PaymentCompletion, type PaymentToRefund, type Pet, type User } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions, chips, mailOutbox, payments } from '../src/db/schema.js';
+import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { call, createTestApp, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
@@ -266,5 +267,94 @@ describe('Stripe Checkout', () => {
   it('offers no portal checkout page when Stripe is configured', async () => {
     const buyer = await checkout(yearly);
     expect((await call(ctx.app, 'GET', `checkout/local/${buyer.sessionId}`, { token: buyer.token })).status).toBe(404);
+  });
+});
+
+describe('Stripe payments that cannot be applied', () => {
+  const pay = (sessionId: string, subscription: string | null = null) => {
+    Object.assign(fake.sessions.get(sessionId)!, { paid: true, subscription });
+    return sendWebhook({ type: 'checkout.session.completed', data: { object: { id: sessionId } } });
+  };
+  const upgradeOf = async (token: string, petId: number) =>
+    (await call<{ location: string }>(ctx.app, 'POST', `checkout/upgrade-subscription/${petId}`, { token })).body.result!.location.split('/').at(-1)!;
+  const refundsDue = async () => {
+    await ensureAdministrator(ctx.database.db, { email: 'root@example.com', password: 'Admin#Pass1' });
+    const admin = await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email: 'root@example.com', password: 'Admin#Pass1' } });
+    const listed = await call<PaymentToRefund[]>(ctx.app, 'GET', 'admin/payments-to-refund', { token: admin.body.result!.token });
+    expect(listed.status).toBe(200);
+    return listed.body.result!;
+  };
+
+  it('records a paid checkout whose chip changed as due for a refund, and gives the new chip nothing', async () => {
+    const buyer = await checkout(lifetime, uniqueChip('900164'));
+    const pet = await petOf(buyer.token, buyer.pet.id);
+    const newChip = uniqueChip('985');
+    const body = { id: pet.id, name: pet.name, speciesId: pet.speciesId, chipTypeId: pet.chips[0]!.chipTypeId, chipId: newChip, confirmChip: newChip };
+    expect((await call(ctx.app, 'PUT', `Pet/${pet.id}`, { token: buyer.token, body })).status).toBe(200);
+    expect((await pay(buyer.sessionId)).status).toBe(200);
+
+    expect(await petOf(buyer.token, buyer.pet.id)).toMatchObject({ isActive: false, isChipActive: false, microchip1: newChip });
+    const [payment] = await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, buyer.sessionId));
+    expect(payment).toMatchObject({ status: 'refund_due', amountCents: 4995, refundReason: messages.checkoutClosed });
+    expect(await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, buyer.input.email))).toHaveLength(0);
+    expect((await call<User>(ctx.app, 'GET', 'Users/current-user', { token: buyer.token })).body.result!.role).toEqual(['customer']);
+    const thankYou = await call(ctx.app, 'GET', `payment/complete/${buyer.sessionId}`, { token: buyer.token });
+    expect(thankYou.status).toBe(409);
+    expect(thankYou.body.errors).toEqual([messages.paymentRefundDue]);
+
+    expect(await refundsDue()).toContainEqual(
+      expect.objectContaining({ ownerEmail: buyer.input.email, petId: buyer.pet.id, petName: 'Biscuit', amountCents: 4995, providerPaymentId: 'pi_123' }),
+    );
+    expect((await call(ctx.app, 'GET', 'admin/payments-to-refund', { token: buyer.token })).status).toBe(403);
+  });
+
+  it('never turns lifetime into yearly when an older yearly checkout is paid after the upgrade, and stops its subscription', async () => {
+    const buyer = await checkout(yearly);
+    const upgrade = await upgradeOf(buyer.token, buyer.pet.id);
+    expect(fake.requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!.form.get('cancel_url')).toBe(
+      `http://localhost:3000/client/pet/update/${buyer.pet.id}`,
+    );
+    await pay(upgrade);
+    await pay(buyer.sessionId, 'sub_stale');
+
+    expect((await petOf(buyer.token, buyer.pet.id)).chips[0]).toMatchObject({ isActive: true, oneTime: true, expirationDate: null });
+    const [stale] = await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, buyer.sessionId));
+    expect(stale).toMatchObject({ status: 'refund_due' });
+    expect(fake.canceled).toContain('sub_stale');
+    expect(await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, buyer.input.email))).toHaveLength(1);
+  });
+
+  it('sells lifetime protection once when two of its checkouts are paid', async () => {
+    const buyer = await checkout(lifetime);
+    const second = (await call<{ location: string }>(ctx.app, 'GET', `checkout/stripe-subscription/${buyer.pet.id}`, { token: buyer.token })).body.result!.location.split('/').at(-1)!;
+    await pay(buyer.sessionId);
+    await pay(second);
+    const rows = await ctx.database.db.select().from(payments).where(eq(payments.petId, buyer.pet.id));
+    expect(rows.map((r) => [r.providerSessionId, r.status, r.refundReason])).toEqual(
+      expect.arrayContaining([
+        [buyer.sessionId, 'paid', null],
+        [second, 'refund_due', messages.alreadyLifetime],
+      ]),
+    );
+    expect(await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, buyer.input.email))).toHaveLength(1);
+    expect((await refundsDue()).map((r) => r.petId)).toContain(buyer.pet.id);
+  });
+
+  it('records a renewal of a yearly plan replaced by lifetime protection as due for a refund', async () => {
+    const buyer = await checkout(yearly);
+    await pay(buyer.sessionId, 'sub_outlived');
+    await pay(await upgradeOf(buyer.token, buyer.pet.id));
+    const invoice = {
+      id: 'in_after_upgrade',
+      object: 'invoice',
+      billing_reason: 'subscription_cycle',
+      amount_paid: 1995,
+      currency: 'usd',
+      parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_outlived' } },
+    };
+    expect((await sendWebhook({ type: 'invoice.paid', data: { object: invoice } })).status).toBe(200);
+    const [renewal] = await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, 'in_after_upgrade'));
+    expect(renewal).toMatchObject({ status: 'refund_due', refundReason: messages.alreadyLifetime });
+    expect((await petOf(buyer.token, buyer.pet.id)).chips[0]).toMatchObject({ oneTime: true, expirationDate: null });
   });
 });

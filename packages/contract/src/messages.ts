@@ -80,6 +80,8 @@ export const messages = {
   planNotFound: 'Choose one of the protection plans.',
   alreadyLifetime: 'This pet already has lifetime protection.',
   checkoutClosed: 'This checkout is no longer open.',
+  checkoutChipChanged: "This pet's microchip changed after the checkout started. Please start the checkout again.",
+  paymentRefundDue: "This payment could not be applied to your pet's protection. We will refund it to your card.",
   paymentNotComplete: 'The payment is not complete yet.',
   cardNameRequired: 'Enter the name on the card',
   cardNumberInvalid: 'Enter a valid card number',

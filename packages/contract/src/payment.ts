@@ -99,6 +99,21 @@ export interface PaymentRecord {
   createdAt: string;
 }
 
+/** A payment the provider took but the portal did not apply: the administrator refunds it (GET admin/payments-to-refund). */
+export interface PaymentToRefund {
+  id: number;
+  ownerName: string;
+  ownerEmail: string;
+  petId: number | null;
+  petName: string | null;
+  amountCents: number;
+  currency: string;
+  createdAt: string;
+  provider: string;
+  providerPaymentId: string | null;
+  reason: string | null;
+}
+
 export interface BillingOverview {
   payments: PaymentRecord[];
   subscriptions: MicrochipSubscription[];

@@ -245,7 +245,10 @@ export const payments = pgTable(
     cardLast4: text('card_last4'),
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull(),
+    /** paid, or refund_due: taken by the provider but not applied (the pet's cover had changed). */
     status: text('status').notNull(),
+    /** Why a refund_due payment was not applied, for the administrator who refunds it. */
+    refundReason: text('refund_reason'),
     coupon: text('coupon'),
     customerName: text('customer_name'),
     customerEmail: text('customer_email'),
@@ -270,6 +273,11 @@ export const checkoutSessions = pgTable(
     withCollarTag: boolean('with_collar_tag').notNull().default(false),
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull(),
+    /** The chip the cover is for: completion refuses it once the pet's chip is another. */
+    chipRowId: integer('chip_row_id').references(() => chips.id),
+    /** Where canceling the checkout returns the buyer. */
+    cancelPath: text('cancel_path').notNull(),
+    /** open, complete, canceled, or refund_due (paid but not applied). */
     status: text('status').notNull().default('open'),
     /** The yearly plan's subscription at the provider, once paid. */
     subscriptionId: text('subscription_id'),

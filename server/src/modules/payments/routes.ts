@@ -56,6 +56,8 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ payments: PaymentService; lo
     async (request) => answer(await payments.billingDashboardUrl(sessionOf(request), request.query.uid)),
   );
 
+  app.get('/admin/payments-to-refund', { schema: { tags }, config: { auth: ['admin'] } }, async () => answer(await payments.paymentsToRefund()));
+
   if (localCheckout) {
     app.get('/checkout/local/:sessionId', { schema: { tags, params: sessionParams }, config: { auth: 'signedIn' } }, async (request) =>
       answer(await payments.localOrder(sessionOf(request), request.params.sessionId)),

@@ -16,6 +16,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { breeds, chips, chipTypes, petBreeds, pets, shortLinks, species } from '../../db/schema.js';
 import { badRequest, conflict } from '../../errors.js';
 import { isAdministrator, type Session } from '../../plugins/auth.js';
+import { cancelOpenCheckouts } from '../payments/shared.js';
 import { createShortLink } from '../public/shortLinks.js';
 import { findOwnedPet } from './ownership.js';
 import { imageFolders, imageUrl, isStoredImageName, resolveImageField } from '../../adapters/storage/images.js';
@@ -152,6 +153,8 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
       return;
     }
     if (current?.isActive && !isAdministrator(session)) throw conflict(messages.registeredChipLocked);
+    // A checkout started for the old chip (its price, its coupon) must not cover the new one.
+    await cancelOpenCheckouts(tx, petId);
     if (current) await tx.update(chips).set({ removedAt: new Date() }).where(eq(chips.id, current.id));
     if (chipId) await tx.insert(chips).values({ petId, chipId, chipTypeId, ...carriedRegistration(current) });
   }

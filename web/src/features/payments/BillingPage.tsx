@@ -71,6 +71,9 @@ const subscriptionStatus: Record<string, { label: string; color: ChipProps['colo
   expired: { label: 'Expired', color: 'warning' },
 };
 
+/** refund_due: taken but not applied to the pet (its chip or plan had changed); our support refunds it. */
+const paymentStatus: Record<string, string> = { paid: 'Paid', refund_due: 'Refund due' };
+
 function statusOf(subscription: MicrochipSubscription) {
   return subscriptionStatus[subscription.status] ?? { label: subscription.status, color: 'default' };
 }
@@ -220,11 +223,7 @@ function PaymentsCard({ payments }: { payments: PaymentRecord[] }) {
                     )}
                   </TableCell>
                   <TableCell>
-                    <Chip
-                      size="small"
-                      label={payment.status.charAt(0).toUpperCase() + payment.status.slice(1)}
-                      color={payment.status === 'paid' ? 'success' : 'default'}
-                    />
+                    <Chip size="small" label={paymentStatus[payment.status] ?? payment.status} color={payment.status === 'paid' ? 'success' : 'default'} />
                   </TableCell>
                 </TableRow>
               ))}

@@ -1,7 +1,8 @@
-import type { BillingOverview, CheckoutOrder, PaymentCompletion, Plan, User, cardSchema } from '@petreg/contract';
+import { messages, ui, type BillingOverview, type CheckoutOrder, type PaymentCompletion, type Plan, type User, type cardSchema } from '@petreg/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api, ApiError } from '../../app/api';
+import { toast } from '../../app/toast';
 import { useSession } from '../auth/session';
 
 /** Where the server sends the browser next: a checkout page, the Thank You page or back to the plans. */
@@ -75,8 +76,12 @@ export function usePayCheckout(sessionId: string) {
   return useMutation({
     mutationFn: (card: CardDetails) => api.post<Redirect>(`checkout/local/${encodeURIComponent(sessionId)}/pay`, card),
     onError: (error) => {
-      // 409: paid or canceled meanwhile (another tab); the order's new state decides where to go.
-      if (error instanceof ApiError && error.status === 409) return queryClient.invalidateQueries({ queryKey: orderKey(sessionId) });
+      // 409: paid or canceled meanwhile (another tab), or refused because the pet's chip or cover changed.
+      // The order's new state decides where to go; the reason goes along as a toast, as the page is left.
+      if (error instanceof ApiError && error.status === 409) {
+        toast(error.message, { variant: 'error', duration: ui.checkoutErrorMs });
+        return queryClient.invalidateQueries({ queryKey: orderKey(sessionId) });
+      }
     },
   });
 }
@@ -106,7 +111,8 @@ export function usePaymentCompletion(sessionId: string) {
       });
       return completion;
     },
-    retry: (failures, error) => error instanceof ApiError && error.status === 409 && failures < completionRetries,
+    // Only a payment not confirmed yet is worth asking again; one due for a refund stays so.
+    retry: (failures, error) => error instanceof ApiError && error.errors[0] === messages.paymentNotComplete && failures < completionRetries,
     retryDelay: completionRetryMs,
     staleTime: Infinity,
   });

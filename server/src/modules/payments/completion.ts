@@ -1,0 +1,259 @@
+import { isCouponChip, messages, paths, type PaymentCompletion } from '@petreg/contract';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { PaidCheckout, PaidRenewal } from '../../adapters/payments/index.js';
+import type { Transaction } from '../../db/client.js';
+import { checkoutSessions, chips, mailOutbox, payments, pets, plans, states, users } from '../../db/schema.js';
+import { AppError, conflict, loggable, notFound } from '../../errors.js';
+import type { Session } from '../../plugins/auth.js';
+import { receiptEmail } from './emails.js';
+import { currentChip, hasLifetimeCover, ownedCheckout, type CheckoutRow, type ChipRow, type PaymentDeps } from './shared.js';
+
+/** One year on from the later of now and the current expiry, so renewing early loses nothing. */
+function nextExpiry(current: Date | null, now = new Date()): Date {
+  const from = current && current > now ? current : now;
+  const next = new Date(from);
+  next.setUTCFullYear(next.getUTCFullYear() + 1);
+  return next;
+}
+
+/**
+ * Why a paid checkout cannot give what it sold to the pet as it is now, or null when it can. The
+ * cover goes to the chip the checkout was priced and made eligible for, and to no other.
+ */
+function refusalOf(checkout: CheckoutRow, chip: ChipRow | undefined): string | null {
+  if (checkout.status !== 'open') return messages.checkoutClosed;
+  if (!chip) return messages.petNeedsChip;
+  if (chip.id !== checkout.chipRowId) return messages.checkoutChipChanged;
+  if (hasLifetimeCover(chip)) return messages.alreadyLifetime;
+  if (checkout.coupon && !isCouponChip(chip.chipId)) return messages.couponNotEligible;
+  return null;
+}
+
+/** Completing paid checkouts and renewals: what the owner gets for a payment, given once. */
+export function createCompletion(deps: PaymentDeps) {
+  const { db, provider, accounts, publicUrl } = deps;
+
+  /** Records a payment; false when one with the same provider id exists (a replay). */
+  async function recordPaymentOnce(tx: Transaction, values: Omit<typeof payments.$inferInsert, 'provider'>): Promise<boolean> {
+    const inserted = await tx
+      .insert(payments)
+      .values({ ...values, provider: provider.name })
+      .onConflictDoNothing()
+      .returning({ id: payments.id });
+    return inserted.length > 0;
+  }
+
+  /**
+   * Gives the owner what a paid checkout bought, all in one transaction, after checking it still
+   * fits the pet as it is now: the pet and its chip are locked, as every change of chip or plan
+   * locks the pet first, so no change slips in between. The payment row's unique session id makes
+   * a replay (webhook retry, reloaded page) change nothing.
+   *
+   * A checkout that no longer fits is never applied. When the provider has already taken the
+   * money (`onRefusal: 'refund'`), it is recorded as refund_due for an administrator to refund;
+   * the portal's own checkout charges nothing until this succeeds, so it refuses instead (409).
+   */
+  async function complete(paid: PaidCheckout, onRefusal: 'refund' | 'refuse' = 'refund'): Promise<void> {
+    const outcome = await db.transaction(async (tx) => {
+      const [found] = await tx.select({ petId: checkoutSessions.petId }).from(checkoutSessions).where(eq(checkoutSessions.id, paid.sessionId));
+      // The provider's retry brings the payment back if our checkout record is missing; never drop it.
+      if (!found) throw notFound(messages.notFound);
+      const [pet] = await tx.select().from(pets).where(eq(pets.id, found.petId)).for('update');
+      const [checkout] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, paid.sessionId)).for('update');
+      if (checkout!.status === 'complete' || checkout!.status === 'refund_due') return null;
+      const [plan] = await tx.select().from(plans).where(eq(plans.id, checkout!.planId));
+      const [owner] = await tx.select().from(users).where(eq(users.id, checkout!.userId));
+      const chip = await currentChip(tx, pet!.id, { lock: true });
+      const refusal = refusalOf(checkout!, chip);
+      if (refusal && onRefusal === 'refuse') {
+        await tx.update(checkoutSessions).set({ status: 'canceled' }).where(eq(checkoutSessions.id, checkout!.id));
+        return { kind: 'refused' as const, reason: refusal };
+      }
+      const recorded = await recordPaymentOnce(tx, {
+        userId: checkout!.userId,
+        petId: checkout!.petId,
+        planId: checkout!.planId,
+        status: refusal ? 'refund_due' : 'paid',
+        refundReason: refusal,
+        providerSessionId: paid.sessionId,
+        providerPaymentId: paid.paymentId,
+        providerSubscriptionId: paid.subscriptionId,
+        cardLast4: paid.cardLast4,
+        amountCents: paid.amountCents,
+        currency: paid.currency,
+        coupon: checkout!.coupon,
+        customerName: paid.customerName ?? `${owner!.firstName} ${owner!.lastName}`,
+        customerEmail: paid.customerEmail ?? owner!.email,
+      });
+      if (!recorded) return null;
+      if (refusal) {
+        // A yearly subscription bought this way must not renew either: stopped like a replaced one.
+        await tx
+          .update(checkoutSessions)
+          .set({ status: 'refund_due', completedAt: new Date(), subscriptionId: paid.subscriptionId, subscriptionStatus: paid.subscriptionId ? 'canceling' : null })
+          .where(eq(checkoutSessions.id, checkout!.id));
+        return { kind: 'refundDue' as const, reason: refusal };
+      }
+      await tx
+        .update(checkoutSessions)
+        .set({
+          status: 'complete',
+          completedAt: new Date(),
+          subscriptionId: paid.subscriptionId,
+          subscriptionStatus: plan!.oneTime ? null : 'active',
+        })
+        .where(eq(checkoutSessions.id, checkout!.id));
+      const expiration = plan!.oneTime ? null : nextExpiry(chip!.isActive ? chip!.expirationDate : null);
+      await tx.update(chips).set({ isActive: true, oneTime: plan!.oneTime, expirationDate: expiration }).where(eq(chips.id, chip!.id));
+      await tx.update(pets).set({ isActive: true, planId: plan!.id, updatedAt: new Date() }).where(eq(pets.id, pet!.id));
+      await tx
+        .update(users)
+        .set({ roles: sql`array_append(${users.roles}, 'paidcustomer')` })
+        .where(and(eq(users.id, checkout!.userId), sql`not ('paidcustomer' = any(${users.roles}))`));
+      // A new plan replaces the pet's earlier subscription: the owner is never billed twice for one pet.
+      // 'canceling' is the durable note that the provider must still be told; see stopReplacedSubscriptions.
+      await tx
+        .update(checkoutSessions)
+        .set({ subscriptionStatus: 'canceling' })
+        .where(
+          and(
+            eq(checkoutSessions.petId, pet!.id),
+            eq(checkoutSessions.subscriptionStatus, 'active'),
+            ne(checkoutSessions.id, checkout!.id),
+          ),
+        );
+      await tx.insert(mailOutbox).values({
+        recipient: owner!.email,
+        ...receiptEmail({
+          firstName: owner!.firstName,
+          petName: pet!.name,
+          planName: plan!.name,
+          amountCents: paid.amountCents,
+          currency: paid.currency,
+          expiration,
+          dashboardUrl: `${publicUrl}${paths.client}`,
+        }),
+      });
+      return { kind: 'applied' as const, userId: checkout!.userId };
+    });
+    if (!outcome) return;
+    if (outcome.kind === 'refused') throw conflict(outcome.reason);
+    if (outcome.kind === 'refundDue') {
+      noteRefundDue({ sessionId: paid.sessionId, paymentId: paid.paymentId }, outcome.reason);
+    } else {
+      accounts.forget(outcome.userId);
+    }
+    await stopReplacedSubscriptions();
+  }
+
+  /**
+   * Tells the provider to stop the subscriptions a newer plan replaced. One that fails stays
+   * 'canceling' and is tried again by the worker, so an owner is never billed for a replaced plan.
+   */
+  async function stopReplacedSubscriptions(): Promise<number> {
+    const pending = await db
+      .select({ id: checkoutSessions.id, subscriptionId: checkoutSessions.subscriptionId })
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.subscriptionStatus, 'canceling'));
+    let stopped = 0;
+    for (const { id, subscriptionId } of pending) {
+      try {
+        if (subscriptionId) await provider.cancelSubscription(subscriptionId);
+        await db.update(checkoutSessions).set({ subscriptionStatus: 'canceled' }).where(eq(checkoutSessions.id, id));
+        stopped++;
+      } catch (error) {
+        deps.log.error({ err: loggable(error), subscriptionId }, 'could not cancel a replaced subscription at the provider; will retry');
+      }
+    }
+    return stopped;
+  }
+
+  /**
+   * A yearly plan charged again: one more year for the pet's yearly chip, recorded once per invoice.
+   * A renewal that has nothing to extend (the plan was never applied, the chip is gone or has
+   * lifetime cover) is recorded as refund_due, and its subscription is stopped.
+   */
+  async function renew(renewal: PaidRenewal): Promise<void> {
+    const outcome = await db.transaction(async (tx) => {
+      const [checkout] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.subscriptionId, renewal.subscriptionId));
+      if (!checkout) throw notFound(messages.notFound);
+      await tx.select({ id: pets.id }).from(pets).where(eq(pets.id, checkout.petId)).for('update');
+      const chip = await currentChip(tx, checkout.petId, { lock: true });
+      const refusal = checkout.status !== 'complete' ? messages.checkoutClosed : !chip ? messages.petNeedsChip : chip.oneTime ? messages.alreadyLifetime : null;
+      const recorded = await recordPaymentOnce(tx, {
+        userId: checkout.userId,
+        petId: checkout.petId,
+        planId: checkout.planId,
+        status: refusal ? 'refund_due' : 'paid',
+        refundReason: refusal,
+        providerSessionId: renewal.invoiceId,
+        providerSubscriptionId: renewal.subscriptionId,
+        amountCents: renewal.amountCents,
+        currency: renewal.currency,
+      });
+      if (!recorded) return null;
+      if (refusal) {
+        await tx
+          .update(checkoutSessions)
+          .set({ subscriptionStatus: 'canceling' })
+          .where(and(eq(checkoutSessions.id, checkout.id), eq(checkoutSessions.subscriptionStatus, 'active')));
+        return { kind: 'refundDue' as const, reason: refusal };
+      }
+      await tx.update(chips).set({ isActive: true, expirationDate: nextExpiry(chip!.expirationDate) }).where(eq(chips.id, chip!.id));
+      await tx.update(pets).set({ isActive: true, updatedAt: new Date() }).where(eq(pets.id, checkout.petId));
+      return { kind: 'applied' as const, userId: checkout.userId };
+    });
+    if (outcome?.kind === 'applied') accounts.forget(outcome.userId);
+    if (outcome?.kind === 'refundDue') {
+      noteRefundDue({ invoiceId: renewal.invoiceId, subscriptionId: renewal.subscriptionId }, outcome.reason);
+      await stopReplacedSubscriptions();
+    }
+  }
+
+  function noteRefundDue(payment: object, reason: string) {
+    deps.log.error({ ...payment, reason }, 'payment not applied: it is due for a refund');
+  }
+
+  async function completion(checkout: CheckoutRow): Promise<PaymentCompletion> {
+    const [row] = await db
+      .select({ payment: payments, user: users, state: states.abbreviation, country: states.countryAbbreviation })
+      .from(payments)
+      .innerJoin(users, eq(users.id, payments.userId))
+      .leftJoin(states, eq(states.id, users.stateId))
+      .where(eq(payments.providerSessionId, checkout.id));
+    if (!row) throw new AppError(409, [messages.paymentNotComplete]);
+    const { payment, user } = row;
+    if (payment.status === 'refund_due') throw conflict(messages.paymentRefundDue);
+    return {
+      customerEmail: payment.customerEmail,
+      phoneNumber: user.phoneNumber,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      customerAddress: { line1: user.address1, city: user.city, state: row.state, zipCode: user.zipcode, country: row.country },
+      currency: payment.currency,
+      orderTotal: payment.amountCents,
+      paymentId: payment.providerPaymentId ?? payment.providerSessionId,
+      coupon: payment.coupon,
+      tax: 0,
+      petId: checkout.petId,
+    };
+  }
+
+  return {
+    complete,
+    renew,
+    stopReplacedSubscriptions,
+
+    /** The Thank You page's order: completes from the provider's record when its webhook has not arrived yet. */
+    async completionFor(session: Session, sessionId: string): Promise<PaymentCompletion> {
+      const checkout = await ownedCheckout(db, session, sessionId);
+      if (checkout.status !== 'complete') {
+        const paid = await provider.paidCheckout(checkout.id);
+        if (paid) await complete(paid);
+      }
+      return completion(checkout);
+    },
+  };
+}
+
+export type Completion = ReturnType<typeof createCompletion>;

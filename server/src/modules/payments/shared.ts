@@ -1,0 +1,55 @@
+import { messages } from '@petreg/contract';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import type { PaymentProvider } from '../../adapters/payments/index.js';
+import type { Database, Transaction } from '../../db/client.js';
+import { checkoutSessions, chips, settings } from '../../db/schema.js';
+import { forbidden, notFound } from '../../errors.js';
+import { mayActFor, type Session } from '../../plugins/auth.js';
+import type { UserService } from '../users/service.js';
+
+/** What every part of the payments module works with. */
+export interface PaymentDeps {
+  db: Database;
+  provider: PaymentProvider;
+  /** Told when an owner's roles or pets change, so their cached user object is read again. */
+  accounts: UserService;
+  publicUrl: string;
+  log: { error(details: object, message: string): void };
+}
+
+export type CheckoutRow = typeof checkoutSessions.$inferSelect;
+
+export type ChipRow = typeof chips.$inferSelect;
+
+export async function currentChip(source: Database | Transaction, petId: number, options: { lock?: boolean } = {}): Promise<ChipRow | undefined> {
+  const query = source.select().from(chips).where(and(eq(chips.petId, petId), isNull(chips.removedAt))).orderBy(asc(chips.id)).limit(1);
+  const [chip] = options.lock ? await query.for('update') : await query;
+  return chip;
+}
+
+/** Lifetime cover is never traded for less, nor bought twice. */
+export const hasLifetimeCover = (chip: ChipRow) => chip.oneTime && chip.isActive;
+
+/**
+ * A pet's chip or plan changed: its open checkouts were priced and made eligible for the old one,
+ * so they end. Called in the transaction that makes the change, after the pet row is written.
+ */
+export async function cancelOpenCheckouts(tx: Transaction, petId: number): Promise<void> {
+  await tx
+    .update(checkoutSessions)
+    .set({ status: 'canceled' })
+    .where(and(eq(checkoutSessions.petId, petId), eq(checkoutSessions.status, 'open')));
+}
+
+export async function ownedCheckout(db: Database, session: Session, sessionId: string): Promise<CheckoutRow> {
+  const [checkout] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId));
+  if (!checkout) throw notFound(messages.notFound);
+  if (!mayActFor(session, checkout.userId)) throw forbidden(messages.forbidden);
+  return checkout;
+}
+
+/** The tag is offered (enableQRcodeUpsell) and can be bought only while it is in stock. */
+export async function collarTagOnSale(db: Database): Promise<boolean> {
+  const rows = await db.select().from(settings).where(inArray(settings.key, ['enableQRcodeUpsell', 'collarTagInStock']));
+  return rows.length === 2 && rows.every((row) => row.value === true);
+}
