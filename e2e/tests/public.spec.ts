@@ -112,6 +112,31 @@ test.describe('[PUBLIC]', () => {
     await expect(page.getByText(/This microchip is/)).toHaveCount(0);
   });
 
+  test('[LOOKUP]: a new search or a refused number clears the previous answer', async ({ page }) => {
+    await page.goto('/microchip-lookup');
+    const chip = page.getByLabel('Microchip Number');
+    await chip.fill('0A12345678');
+    await chip.press('Enter');
+    await expect(page.getByText('This microchip is not registered.')).toBeVisible();
+    await chip.fill('12345');
+    await chip.press('Enter');
+    await expect(page.getByText('A Microchip Number is 9, 10 or 15 digits long.')).toBeVisible();
+    await expect(page.getByText(/This microchip is/)).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath('lookup-length-after-answer.png'), fullPage: true });
+  });
+
+  test('[PROFILE]: an unknown profile says so and offers the microchip lookup', async ({ page }) => {
+    await page.goto('/pet-profiles/00000000-0000-4000-8000-000000000000');
+    await expect(page.getByRole('heading', { level: 1, name: "We couldn't find this pet profile" })).toBeVisible();
+    await page.getByLabel('Microchip Number').fill('0A12345678');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page.getByText('This microchip is not registered.')).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('profile-unknown.png'), fullPage: true });
+    await page.goto('/pet-profiles/not-a-profile');
+    await expect(page.getByRole('heading', { level: 1, name: "We couldn't find this pet profile" })).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+  });
+
   test("[PROFILE]: a collar tag's short link opens the pet's profile, safe at home, with no contact", async ({ page, request }) => {
     const owner = await createOwner(request, 'Morgan');
     const pet = await createPet(request, owner);
