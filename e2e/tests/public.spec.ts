@@ -183,6 +183,39 @@ test.describe('[PUBLIC]', () => {
     expect(readFileSync(await svg.path(), 'utf8')).toContain('<svg');
   });
 
+  test('[LEGAL]: the support panel and footers lead to the portal\'s own home, privacy and terms pages, never the dashboard', async ({ page, request }) => {
+    const owner = await createOwner(request);
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.goto('/sign-in');
+    await signIn(page, owner.email, owner.password);
+    const panel = page.getByRole('complementary', { name: 'Support' });
+    await expect(panel.getByRole('link', { name: 'Home' })).toBeVisible();
+    // No BLOG_URL configured: no Blog link rather than one into the portal.
+    await expect(panel.getByRole('link', { name: 'Blog' })).toHaveCount(0);
+
+    await panel.getByRole('link', { name: 'Privacy Policy' }).click();
+    await expect(page).toHaveURL(/\/privacy$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
+    await expect(page.getByText(/^TEMPLATE: this is the default text/)).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: 'What finders see' })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('privacy.png'), fullPage: true });
+
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' }).click();
+    await expect(page).toHaveURL(/\/terms$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Terms of Service' })).toBeVisible();
+
+    await page.goto('/client');
+    await panel.getByRole('link', { name: 'Home' }).click();
+    await expect(page).toHaveURL(/\/microchip-lookup$/);
+    await expect(page.getByRole('heading', { name: 'Microchip Lookup' })).toBeVisible();
+
+    // Guests read them too.
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.clear());
+    await page.goto('/terms');
+    await expect(page.getByRole('heading', { level: 1, name: 'Terms of Service' })).toBeVisible();
+  });
+
   test('[HEALTH]: the health page reads the health API', async ({ page }) => {
     await page.goto('/healthcheck');
     await expect(page.getByRole('textbox', { name: 'Health Status' })).toHaveValue(/Status: Healthy/);
