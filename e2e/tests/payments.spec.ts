@@ -146,4 +146,55 @@ test.describe('[PAYMENTS]', () => {
       await page.screenshot({ path: test.info().outputPath(`billing-${width}.png`), fullPage: true });
     }
   });
+
+  test("a covered pet's plan page offers only what it lacks: the lifetime upgrade, then nothing", async ({ page, request }) => {
+    const { owner, petId } = await ownerWithPet(page, request);
+    await payThroughApi(request, owner, petId, false);
+
+    await page.goto(`/client/pet/checkout/${petId}`);
+    await expect(page.getByText(/^Registered Until [A-Z][a-z]{2} \d{2}, \d{4}$/)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Choose Yearly Protection' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Choose Lifetime Protection' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Back to Juniper' })).toHaveAttribute('href', `/client/pet/update/${petId}`);
+    await page.screenshot({ path: test.info().outputPath('plans-yearly-covered.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Upgrade to Lifetime' }).click();
+    await expect(page).toHaveURL(/\/checkout\/cs_local_/);
+    await fillCard(page, '4242 4242 4242 4242');
+    await page.getByRole('button', { name: 'Pay $49.95' }).click();
+    await expect(page.getByRole('heading', { name: 'Thank You' })).toBeVisible();
+
+    for (const path of [`/client/pet/checkout/${petId}`, `/pet-subscription/${petId}`]) {
+      await page.goto(path);
+      await expect(page.getByText('Juniper is covered for life')).toBeVisible();
+      await expect(page.getByRole('button', { name: /^Choose |Upgrade to Lifetime/ })).toHaveCount(0);
+    }
+    await page.screenshot({ path: test.info().outputPath('plans-lifetime-covered.png'), fullPage: true });
+    await page.getByRole('link', { name: 'Back to Juniper' }).click();
+    await expect(page).toHaveURL(new RegExp(`/client/pet/update/${petId}$`));
+    await expect(page.getByText('Lifetime', { exact: true })).toBeVisible();
+  });
+
+  test('an unregistered pet offers Choose a plan; a pet without a chip, Add a microchip', async ({ page, request }) => {
+    const { owner, petId } = await ownerWithPet(page, request);
+    await page.goto(`/client/pet/update/${petId}`);
+    await expect(page.getByText('Not Registered', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Upgrade to Lifetime' })).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath('pet-not-registered.png'), fullPage: true });
+    await page.getByRole('link', { name: 'Choose a plan' }).click();
+    await expect(page).toHaveURL(new RegExp(`/client/pet/checkout/${petId}$`));
+    await expect(page.getByRole('button', { name: 'Choose Yearly Protection' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Choose Lifetime Protection' })).toBeVisible();
+
+    const data = (await (await request.get('/api/v2/utilities/static-data')).json()).result;
+    const created = await request.post('/api/v2/Pet/create-pet', {
+      headers: { authorization: `Bearer ${owner.token}` },
+      data: { name: 'Pebble', speciesId: data.species[0].id },
+    });
+    const unchipped: number = (await created.json()).result.pet.id;
+    await page.goto(`/client/pet/update/${unchipped}`);
+    await expect(page.getByRole('link', { name: 'Choose a plan' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Add a microchip' }).click();
+    await expect(page.getByLabel('Microchip ID', { exact: true })).toBeFocused();
+    await expect(page.getByLabel('Microchip ID', { exact: true })).toBeEditable();
+  });
 });
