@@ -19,6 +19,21 @@ async function ownerWithPet(page: Page, request: Parameters<typeof createOwner>[
   return { owner, petId };
 }
 
+/** Pays a plan on the portal's own checkout through the API, as the checkout page would. */
+async function payThroughApi(request: Parameters<typeof createOwner>[0], owner: Owner, petId: number, lifetime: boolean) {
+  const headers = { authorization: `Bearer ${owner.token}` };
+  const plans: { id: number; oneTime: boolean }[] = (await (await request.get('/api/v2/pet/plans')).json()).result.plans;
+  const planId = plans.find((p) => p.oneTime === lifetime)!.id;
+  expect((await request.put('/api/v2/Pet/update-plan', { headers, data: { id: petId, planId } })).status()).toBe(200);
+  const checkout = await request.get(`/api/v2/checkout/stripe-subscription/${petId}?petFlow=false`, { headers });
+  const sessionId = new URL((await checkout.json()).result.location).pathname.split('/').pop()!;
+  const paid = await request.post(`/api/v2/checkout/local/${sessionId}/pay`, {
+    headers,
+    data: { name: 'Avery Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' },
+  });
+  expect(paid.status()).toBe(200);
+}
+
 async function fillCard(page: Page, cardNumber: string) {
   await page.getByLabel('Name on card').fill('Avery Rivera');
   await page.getByLabel('Card number').fill(cardNumber);
@@ -104,5 +119,82 @@ test.describe('[PAYMENTS]', () => {
     await page.getByRole('dialog', { name: 'Cancel renewal?' }).getByRole('button', { name: 'Cancel renewal' }).click();
     await expect(page.getByText('Renewal canceled').first()).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('billing.png'), fullPage: true });
+  });
+
+  test('the billing tables fit a laptop and a phone, as cards on the phone', async ({ page, request }) => {
+    const { owner, petId } = await ownerWithPet(page, request);
+    await payThroughApi(request, owner, petId, false);
+    for (const [width, height] of [
+      [1366, 768],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto('/billing');
+      const plans = page.getByRole('table', { name: 'Protection plans' });
+      await expect(plans.getByText('Juniper')).toBeVisible();
+      await expect(page.getByRole('table', { name: 'Payments' }).getByText('•••• 4242')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Cancel renewal for Juniper' })).toBeVisible();
+      // Nothing wider than the screen, and no table scrolling sideways inside its card.
+      const overflow = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth - window.innerWidth,
+        tables: [...document.querySelectorAll('.MuiTableContainer-root')].map((c) => c.scrollWidth - c.clientWidth),
+      }));
+      expect(overflow).toEqual({ page: expect.any(Number), tables: [0, 0] });
+      expect(overflow.page).toBeLessThanOrEqual(0);
+      // On the phone each row is a card whose cells name their column.
+      await expect(plans.locator('td[data-label="Pet"]')).toHaveCSS('display', width > 600 ? 'table-cell' : 'flex');
+      await page.screenshot({ path: test.info().outputPath(`billing-${width}.png`), fullPage: true });
+    }
+  });
+
+  test("a covered pet's plan page offers only what it lacks: the lifetime upgrade, then nothing", async ({ page, request }) => {
+    const { owner, petId } = await ownerWithPet(page, request);
+    await payThroughApi(request, owner, petId, false);
+
+    await page.goto(`/client/pet/checkout/${petId}`);
+    await expect(page.getByText(/^Registered Until [A-Z][a-z]{2} \d{2}, \d{4}$/)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Choose Yearly Protection' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Choose Lifetime Protection' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Back to Juniper' })).toHaveAttribute('href', `/client/pet/update/${petId}`);
+    await page.screenshot({ path: test.info().outputPath('plans-yearly-covered.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Upgrade to Lifetime' }).click();
+    await expect(page).toHaveURL(/\/checkout\/cs_local_/);
+    await fillCard(page, '4242 4242 4242 4242');
+    await page.getByRole('button', { name: 'Pay $49.95' }).click();
+    await expect(page.getByRole('heading', { name: 'Thank You' })).toBeVisible();
+
+    for (const path of [`/client/pet/checkout/${petId}`, `/pet-subscription/${petId}`]) {
+      await page.goto(path);
+      await expect(page.getByText('Juniper is covered for life')).toBeVisible();
+      await expect(page.getByRole('button', { name: /^Choose |Upgrade to Lifetime/ })).toHaveCount(0);
+    }
+    await page.screenshot({ path: test.info().outputPath('plans-lifetime-covered.png'), fullPage: true });
+    await page.getByRole('link', { name: 'Back to Juniper' }).click();
+    await expect(page).toHaveURL(new RegExp(`/client/pet/update/${petId}$`));
+    await expect(page.getByText('Lifetime', { exact: true })).toBeVisible();
+  });
+
+  test('an unregistered pet offers Choose a plan; a pet without a chip, Add a microchip', async ({ page, request }) => {
+    const { owner, petId } = await ownerWithPet(page, request);
+    await page.goto(`/client/pet/update/${petId}`);
+    await expect(page.getByText('Not Registered', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Upgrade to Lifetime' })).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath('pet-not-registered.png'), fullPage: true });
+    await page.getByRole('link', { name: 'Choose a plan' }).click();
+    await expect(page).toHaveURL(new RegExp(`/client/pet/checkout/${petId}$`));
+    await expect(page.getByRole('button', { name: 'Choose Yearly Protection' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Choose Lifetime Protection' })).toBeVisible();
+
+    const data = (await (await request.get('/api/v2/utilities/static-data')).json()).result;
+    const created = await request.post('/api/v2/Pet/create-pet', {
+      headers: { authorization: `Bearer ${owner.token}` },
+      data: { name: 'Pebble', speciesId: data.species[0].id },
+    });
+    const unchipped: number = (await created.json()).result.pet.id;
+    await page.goto(`/client/pet/update/${unchipped}`);
+    await expect(page.getByRole('link', { name: 'Choose a plan' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Add a microchip' }).click();
+    await expect(page.getByLabel('Microchip ID', { exact: true })).toBeFocused();
+    await expect(page.getByLabel('Microchip ID', { exact: true })).toBeEditable();
   });
 });

@@ -156,4 +156,36 @@ test.describe('[PETS]', () => {
     await page.getByLabel('Microchip ID', { exact: true }).fill('985000000123456');
     await expect(page.getByText('STL2025')).toHaveCount(0);
   });
+
+  test('[SHELL]: the navigation and support panel run the full height of a long page', async ({ page, request }) => {
+    const owner = await createOwner(request);
+    const headers = { authorization: `Bearer ${owner.token}` };
+    const { species } = (await (await request.get('/api/v2/utilities/static-data')).json()).result;
+    for (let i = 1; i <= 12; i++) {
+      const created = await request.post('/api/v2/Pet/create-pet', { headers, data: { name: `Pet ${i}`, speciesId: species[0].id } });
+      expect(created.status()).toBe(200);
+    }
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await signedIn(page, owner);
+    await page.goto('/client/pet');
+    await expect(page.getByText('Pet 12', { exact: true })).toBeVisible();
+
+    const columns = () =>
+      page.evaluate(() => ({
+        page: document.documentElement.scrollHeight,
+        bottoms: ['nav[aria-label="Main"]', 'aside[aria-label="Support"]'].map((selector) => {
+          const panel = document.querySelector(selector)!.closest('.MuiDrawer-paper')!;
+          return Math.round(panel.getBoundingClientRect().bottom + window.scrollY);
+        }),
+      }));
+    const { page: height, bottoms } = await columns();
+    expect(height).toBeGreaterThan(768 * 2);
+    expect(bottoms).toEqual([height, height]);
+    await page.screenshot({ path: test.info().outputPath('long-page.png'), fullPage: true });
+
+    // Scrolled to the end, the menu and the support line are still in view.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' })).toBeInViewport();
+    await expect(page.getByRole('complementary', { name: 'Support' }).getByRole('link', { name: 'Terms of Service' })).toBeInViewport();
+  });
 });

@@ -112,6 +112,31 @@ test.describe('[PUBLIC]', () => {
     await expect(page.getByText(/This microchip is/)).toHaveCount(0);
   });
 
+  test('[LOOKUP]: a new search or a refused number clears the previous answer', async ({ page }) => {
+    await page.goto('/microchip-lookup');
+    const chip = page.getByLabel('Microchip Number');
+    await chip.fill('0A12345678');
+    await chip.press('Enter');
+    await expect(page.getByText('This microchip is not registered.')).toBeVisible();
+    await chip.fill('12345');
+    await chip.press('Enter');
+    await expect(page.getByText('A Microchip Number is 9, 10 or 15 digits long.')).toBeVisible();
+    await expect(page.getByText(/This microchip is/)).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath('lookup-length-after-answer.png'), fullPage: true });
+  });
+
+  test('[PROFILE]: an unknown profile says so and offers the microchip lookup', async ({ page }) => {
+    await page.goto('/pet-profiles/00000000-0000-4000-8000-000000000000');
+    await expect(page.getByRole('heading', { level: 1, name: "We couldn't find this pet profile" })).toBeVisible();
+    await page.getByLabel('Microchip Number').fill('0A12345678');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page.getByText('This microchip is not registered.')).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('profile-unknown.png'), fullPage: true });
+    await page.goto('/pet-profiles/not-a-profile');
+    await expect(page.getByRole('heading', { level: 1, name: "We couldn't find this pet profile" })).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+  });
+
   test("[PROFILE]: a collar tag's short link opens the pet's profile, safe at home, with no contact", async ({ page, request }) => {
     const owner = await createOwner(request, 'Morgan');
     const pet = await createPet(request, owner);
@@ -156,6 +181,39 @@ test.describe('[PUBLIC]', () => {
     const [svg] = await Promise.all([page.waitForEvent('download'), tag.getByRole('button', { name: 'Download SVG' }).click()]);
     expect(svg.suggestedFilename()).toBe('Biscuit-tag-qr.svg');
     expect(readFileSync(await svg.path(), 'utf8')).toContain('<svg');
+  });
+
+  test('[LEGAL]: the support panel and footers lead to the portal\'s own home, privacy and terms pages, never the dashboard', async ({ page, request }) => {
+    const owner = await createOwner(request);
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.goto('/sign-in');
+    await signIn(page, owner.email, owner.password);
+    const panel = page.getByRole('complementary', { name: 'Support' });
+    await expect(panel.getByRole('link', { name: 'Home' })).toBeVisible();
+    // No BLOG_URL configured: no Blog link rather than one into the portal.
+    await expect(panel.getByRole('link', { name: 'Blog' })).toHaveCount(0);
+
+    await panel.getByRole('link', { name: 'Privacy Policy' }).click();
+    await expect(page).toHaveURL(/\/privacy$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
+    await expect(page.getByText(/^TEMPLATE: this is the default text/)).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: 'What finders see' })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('privacy.png'), fullPage: true });
+
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' }).click();
+    await expect(page).toHaveURL(/\/terms$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Terms of Service' })).toBeVisible();
+
+    await page.goto('/client');
+    await panel.getByRole('link', { name: 'Home' }).click();
+    await expect(page).toHaveURL(/\/microchip-lookup$/);
+    await expect(page.getByRole('heading', { name: 'Microchip Lookup' })).toBeVisible();
+
+    // Guests read them too.
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.clear());
+    await page.goto('/terms');
+    await expect(page.getByRole('heading', { level: 1, name: 'Terms of Service' })).toBeVisible();
   });
 
   test('[HEALTH]: the health page reads the health API', async ({ page }) => {

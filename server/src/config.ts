@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { normalisePhone } from '@petreg/contract';
+import { normalisePhone, support } from '@petreg/contract';
 import { z } from 'zod';
 
 const optionalString = z
@@ -44,6 +44,15 @@ const envSchema = z.object({
     .default('(800) 555-0142')
     .refine((v) => normalisePhone(v) !== null, 'must be a phone number'),
   SUPPORT_ADDRESS: z.string().min(1).default('100 Main Street, Suite 200, Springfield, IL 62701'),
+  // A path inside the portal or a full address; never the portal root, which leads signed-in owners to the dashboard.
+  HOME_URL: z
+    .string()
+    .trim()
+    .default(support.defaultHomeUrl)
+    .refine((v) => (v.startsWith('/') && !v.startsWith('//')) || z.url().safeParse(v).success, 'must be a path or an address'),
+  BLOG_URL: optionalUrl,
+  PRIVACY_FILE: optionalString,
+  TERMS_FILE: optionalString,
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: optionalUrl,
@@ -78,7 +87,10 @@ export interface Config {
   facebook: { appId: string | undefined; appSecret: string | undefined; graphUrl: string };
   /** Stripe when a secret key is set; otherwise the portal's own checkout page. */
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
-  support: { phone: string; phoneHref: string; address: string };
+  /** Support line, company address, and the company's home page and blog (null: no blog link). */
+  support: { phone: string; phoneHref: string; address: string; homeUrl: string; blogUrl: string | null };
+  /** Operator-supplied privacy policy and terms of service; unset, DATA_DIR's or the shipped templates. */
+  legalFiles: { privacy: string | undefined; terms: string | undefined };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Readable lines for a person at a terminal; one JSON object a line for log collectors. */
   logFormat: 'pretty' | 'json';
@@ -119,7 +131,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripe: e.STRIPE_SECRET_KEY
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL }
       : null,
-    support: { phone: e.SUPPORT_PHONE, phoneHref: `tel:${normalisePhone(e.SUPPORT_PHONE)}`, address: e.SUPPORT_ADDRESS },
+    support: {
+      phone: e.SUPPORT_PHONE,
+      phoneHref: `tel:${normalisePhone(e.SUPPORT_PHONE)}`,
+      address: e.SUPPORT_ADDRESS,
+      homeUrl: e.HOME_URL,
+      blogUrl: e.BLOG_URL ?? null,
+    },
+    legalFiles: { privacy: e.PRIVACY_FILE && resolve(e.PRIVACY_FILE), terms: e.TERMS_FILE && resolve(e.TERMS_FILE) },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT === 'auto' ? (process.stdout.isTTY ? 'pretty' : 'json') : e.LOG_FORMAT,
     trustProxy: e.TRUST_PROXY,

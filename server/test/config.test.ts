@@ -28,6 +28,8 @@ describe('configuration', () => {
     [{ JWT_SECRET: 'short' }, /^Invalid configuration: JWT_SECRET must be at least 32 characters/],
     [{ ADMIN_EMAIL: 'nope' }, /^Invalid configuration: ADMIN_EMAIL /],
     [{ PUBLIC_URL: 'not a url' }, /^Invalid configuration: PUBLIC_URL /],
+    [{ HOME_URL: 'www.example.org' }, /^Invalid configuration: HOME_URL must be a path or an address/],
+    [{ BLOG_URL: 'blog' }, /^Invalid configuration: BLOG_URL /],
     [{ PRODUCTION_HOST: 'https://registry.example.com/' }, /^Invalid configuration: PRODUCTION_HOST must be a host name/],
     [{ FACEBOOK_APP_ID: '1' }, /FACEBOOK_APP_SECRET is required/],
     [{ STRIPE_SECRET_KEY: 'sk_live_x' }, /STRIPE_WEBHOOK_SECRET is required/],

@@ -1,4 +1,7 @@
-import type { HealthCheck, NamedItem, PublicSettings, StaticData, UserState } from '@petreg/contract';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HealthCheck, LegalDocument, NamedItem, PublicSettings, StaticData, UserState } from '@petreg/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestContext } from './helpers.js';
 
@@ -46,6 +49,40 @@ describe('utilities', () => {
       socialSignIn: { googleClientId: 'client-1.apps.googleusercontent.com', facebookAppId: null },
       support: { phone: '(800) 555-0142', phoneHref: 'tel:+18005550142', address: '100 Main Street, Suite 200, Springfield, IL 62701' },
     });
+  });
+
+  it('settings name the home page and blog: the lookup page and no blog unless configured', async () => {
+    const { body } = await call<PublicSettings>(ctx.app, 'GET', 'utilities/settings');
+    expect(body.result!.support).toMatchObject({ homeUrl: '/microchip-lookup', blogUrl: null });
+
+    const configured = await createTestApp({ env: { HOME_URL: 'https://www.example.org/', BLOG_URL: 'https://www.example.org/blog' } });
+    const settings = (await call<PublicSettings>(configured.app, 'GET', 'utilities/settings')).body.result!;
+    expect(settings.support).toMatchObject({ homeUrl: 'https://www.example.org/', blogUrl: 'https://www.example.org/blog' });
+    await configured.close();
+  });
+
+  it('legal serves the shipped privacy and terms templates, to anyone', async () => {
+    const privacy = await call<LegalDocument>(ctx.app, 'GET', 'utilities/legal/privacy');
+    expect(privacy.status).toBe(200);
+    expect(privacy.body.result).toMatchObject({ title: 'Privacy Policy', text: expect.stringMatching(/^# Privacy Policy\n\nTEMPLATE:/) });
+    const terms = await call<LegalDocument>(ctx.app, 'GET', 'utilities/legal/terms');
+    expect(terms.body.result).toMatchObject({ title: 'Terms of Service', text: expect.stringContaining('## Protection plans and payment') });
+    expect((await call(ctx.app, 'GET', 'utilities/legal/cookies')).status).toBe(400);
+  });
+
+  it("legal serves the operator's files: PRIVACY_FILE / TERMS_FILE first, then DATA_DIR", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'petreg-legal-'));
+    writeFileSync(join(dataDir, 'terms.md'), '# Our terms\n\nBe kind.\n');
+    const ownPrivacy = join(dataDir, 'policy.txt');
+    writeFileSync(ownPrivacy, 'We keep nothing.\n');
+    const operated = await createTestApp({ env: { DATA_DIR: dataDir, PRIVACY_FILE: ownPrivacy } });
+    expect((await call<LegalDocument>(operated.app, 'GET', 'utilities/legal/terms')).body.result!.text).toBe('# Our terms\n\nBe kind.\n');
+    expect((await call<LegalDocument>(operated.app, 'GET', 'utilities/legal/privacy')).body.result!.text).toBe('We keep nothing.\n');
+    // Edited while running: the next request reads the new text.
+    writeFileSync(ownPrivacy, 'Changed.\n');
+    expect((await call<LegalDocument>(operated.app, 'GET', 'utilities/legal/privacy')).body.result!.text).toBe('Changed.\n');
+    await operated.close();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('health-check says the database answers, and not when it is closed', async () => {

@@ -55,10 +55,11 @@ export const ui = {
 
 export const support = {
   lookupExtension: '703',
-  homeUrl: '/',
-  blogUrl: '/blog',
-  privacyUrl: '/privacy',
-  termsUrl: '/terms',
+  /**
+   * Home link when HOME_URL is not set: the public lookup page. The portal root is no home page,
+   * since it leads a signed-in owner to the dashboard.
+   */
+  defaultHomeUrl: '/microchip-lookup',
   /** Help for owners who do not know their pet's chip number (lookup page). */
   findChipNumberUrl: 'https://www.petlink.net/blog/find-pets-microchip-number/',
   /** AAHA's lookup across participating registries: the next stop for a chip not registered here. */

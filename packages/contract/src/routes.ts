@@ -18,6 +18,9 @@ export const paths = {
   /** Followed by the pet's short id: the address printed on collar tags. */
   short: '/short',
   notFound: '/404',
+  /** The portal's own legal pages; their text is the operator's (see the server's legal documents). */
+  privacy: '/privacy',
+  terms: '/terms',
   client: '/client',
   clientDashboard: '/client/dashboard',
   clientPets: '/client/pet',

@@ -58,8 +58,25 @@ export interface PublicSettings {
   productionHost: string | null;
   languages: { id: string; title: string }[];
   socialSignIn: { googleClientId: string | null; facebookAppId: string | null };
-  /** The support line and company address shown in the side panel, lookup page and footers. */
-  support: { phone: string; phoneHref: string; address: string };
+  /** The support line, company address and company links shown in the side panel, lookup page and footers. */
+  support: {
+    phone: string;
+    phoneHref: string;
+    address: string;
+    /** The company's home page: a path in the portal or another site. */
+    homeUrl: string;
+    /** The company's blog; null when there is none, and no Blog link shows. */
+    blogUrl: string | null;
+  };
+}
+
+export const legalDocuments = ['privacy', 'terms'] as const;
+export type LegalDocumentName = (typeof legalDocuments)[number];
+
+/** A legal page's text: headings (#, ##), paragraphs and "- " lists, as the operator wrote it. */
+export interface LegalDocument {
+  title: string;
+  text: string;
 }
 
 export interface HealthCheck {

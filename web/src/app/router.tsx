@@ -20,6 +20,7 @@ import { ClientPetCheckoutPage, PetSubscriptionPage } from '../features/payments
 import { PerksPage } from '../features/perks/PerksPage';
 import { ProfilePage } from '../features/profile/ProfilePage';
 import { HealthCheckPage } from '../features/public/HealthCheckPage';
+import { LegalPage } from '../features/public/LegalPage';
 import { MicrochipLookupPage } from '../features/public/MicrochipLookupPage';
 import { NotFoundPage } from '../features/public/NotFoundPage';
 import { PetProfilePage } from '../features/public/PetProfilePage';
@@ -77,6 +78,9 @@ export const router = createBrowserRouter([
   { path: paths.microchipLookup, element: <MicrochipLookupPage /> },
   { path: `${paths.petProfiles}/:id?`, element: <PetProfilePage /> },
   { path: `${paths.short}/:id`, element: <ShortLinkPage /> },
+  // The support panel's and footers' legal links: public, so guests and owners alike can read them.
+  { path: paths.privacy, element: <LegalPage document="privacy" /> },
+  { path: paths.terms, element: <LegalPage document="terms" /> },
   {
     element: <Shell />,
     children: [

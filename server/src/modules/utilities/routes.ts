@@ -1,3 +1,4 @@
+import { legalDocuments } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { answer } from '../../http.js';
@@ -17,6 +18,12 @@ export const utilityRoutes: FastifyPluginAsyncZod<{ utilities: UtilityService }>
   app.get('/utilities/states', { schema: { tags } }, async () => answer(await utilities.states()));
 
   app.get('/utilities/settings', { schema: { tags } }, async () => answer(await utilities.settings()));
+
+  app.get(
+    '/utilities/legal/:document',
+    { schema: { tags, params: z.object({ document: z.enum(legalDocuments) }) } },
+    async (request) => answer(await utilities.legal(request.params.document)),
+  );
 
   app.get('/utilities/health-check', { schema: { tags } }, async (_request, reply) => {
     const health = await utilities.health();

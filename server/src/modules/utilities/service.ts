@@ -1,8 +1,22 @@
-import type { HealthCheck, NamedItem, PublicSettings, StaticData, UserState } from '@petreg/contract';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { HealthCheck, LegalDocument, LegalDocumentName, NamedItem, PublicSettings, StaticData, UserState } from '@petreg/contract';
 import { asc, eq } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { breeds, chipTypes, settings, species, states } from '../../db/schema.js';
+import { serverRoot } from '../../paths.js';
+
+const legalTitles: Record<LegalDocumentName, string> = { privacy: 'Privacy Policy', terms: 'Terms of Service' };
+
+/** The operator's file (PRIVACY_FILE / TERMS_FILE), else DATA_DIR/{name}.md, else the template shipped with the server. */
+export function legalFile(config: Pick<Config, 'legalFiles' | 'dataDir'>, name: LegalDocumentName): string {
+  const configured = config.legalFiles[name];
+  if (configured) return configured;
+  const inDataDir = join(config.dataDir, `${name}.md`);
+  return existsSync(inDataDir) ? inDataDir : join(serverRoot, 'legal', `${name}.md`);
+}
 
 export type UtilityService = ReturnType<typeof createUtilityService>;
 
@@ -47,6 +61,11 @@ export function createUtilityService(deps: { database: DatabaseHandle; config: C
         },
         support: deps.config.support,
       };
+    },
+
+    /** Read on every request, so an operator's edit shows without a restart. */
+    async legal(name: LegalDocumentName): Promise<LegalDocument> {
+      return { title: legalTitles[name], text: await readFile(legalFile(deps.config, name), 'utf8') };
     },
 
     async health(): Promise<HealthCheck> {

@@ -13,6 +13,17 @@ const navWidth = 260;
 /** The permanent drawers sit below the app bar; the narrow-screen ones open over it. */
 const overAppBar = (theme: Theme) => theme.zIndex.drawer + 2;
 
+/**
+ * The wide-screen panels are columns of the page, as tall as the page however long it is (a fixed
+ * panel ends at the first screen's bottom in a full-page view or print); their content stays in view.
+ */
+const docked = (width: number) => ({
+  height: '100%',
+  // Not a scroll box of its own, so the content sticks to the window as the page scrolls.
+  '& .MuiDrawer-paper': { position: 'relative', height: '100%', width, boxSizing: 'border-box', overflowY: 'visible' },
+});
+const stickyColumn = { position: 'sticky', top: 0, maxHeight: '100vh', overflowY: 'auto' } as const;
+
 /** Toolbar, navigation and side panel around the signed-in screens; they show only with a user e-mail (spec 2.2). */
 export function Shell() {
   const { user } = useSession();
@@ -74,13 +85,11 @@ export function Shell() {
         >
           <Navigation user={user} onNavigate={() => setNavOpen(false)} />
         </Drawer>
-        <Drawer
-          variant="permanent"
-          sx={{ display: { xs: 'none', md: 'block' }, '& .MuiDrawer-paper': { width: navWidth, boxSizing: 'border-box' } }}
-          open
-        >
-          <Toolbar />
-          <Navigation user={user} />
+        <Drawer variant="permanent" sx={{ display: { xs: 'none', md: 'block' }, ...docked(navWidth) }} open>
+          <Box sx={stickyColumn}>
+            <Toolbar />
+            <Navigation user={user} />
+          </Box>
         </Drawer>
       </Box>
 
@@ -99,14 +108,11 @@ export function Shell() {
         >
           <SupportPanel />
         </Drawer>
-        <Drawer
-          variant="permanent"
-          anchor="right"
-          open
-          sx={{ display: { xs: 'none', lg: 'block' }, '& .MuiDrawer-paper': { width: ui.sidePanelWidth, boxSizing: 'border-box' } }}
-        >
-          <Toolbar />
-          <SupportPanel />
+        <Drawer variant="permanent" anchor="right" open sx={{ display: { xs: 'none', lg: 'block' }, ...docked(ui.sidePanelWidth) }}>
+          <Box sx={stickyColumn}>
+            <Toolbar />
+            <SupportPanel />
+          </Box>
         </Drawer>
       </Box>
     </Box>

@@ -1,18 +1,20 @@
-import { support } from '@petreg/contract';
+import { paths } from '@petreg/contract';
 import { Phone, Place } from '@mui/icons-material';
 import { Box, Divider, Link, Stack, Typography } from '@mui/material';
+import { SiteLink } from '../../components/SiteLink';
 import { useSupportContact } from '../settings';
-
-const links = [
-  { label: 'Home', href: support.homeUrl },
-  { label: 'Blog', href: support.blogUrl },
-  { label: 'Privacy Policy', href: support.privacyUrl },
-  { label: 'Terms of Service', href: support.termsUrl },
-];
 
 /** The side panel of spec 2.2: how to reach support, and the company pages. */
 export function SupportPanel() {
   const contact = useSupportContact();
+  // Home and Blog are the operator's addresses (HOME_URL, BLOG_URL); privacy and terms are the portal's own pages.
+  const links = [
+    contact && { label: 'Home', href: contact.homeUrl },
+    contact?.blogUrl && { label: 'Blog', href: contact.blogUrl },
+    { label: 'Privacy Policy', href: paths.privacy },
+    { label: 'Terms of Service', href: paths.terms },
+  ].filter((link): link is { label: string; href: string } => Boolean(link));
+
   return (
     <Box component="aside" aria-label="Support" sx={{ p: 3 }}>
       <Typography variant="h3" component="h2" gutterBottom>
@@ -41,9 +43,9 @@ export function SupportPanel() {
       <Stack component="ul" spacing={1} sx={{ listStyle: 'none', m: 0, p: 0 }}>
         {links.map(({ label, href }) => (
           <li key={label}>
-            <Link href={href} underline="hover">
+            <SiteLink href={href} underline="hover">
               {label}
-            </Link>
+            </SiteLink>
           </li>
         ))}
       </Stack>

@@ -33,6 +33,7 @@ import { CenteredSpinner } from '../../components/CenteredSpinner';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { SectionCard } from '../../components/SectionCard';
+import { stackedTable } from '../../components/stackedTable';
 import { useBilling, useCancelRenewal } from './api';
 
 /** billing: the portal's own billing dashboard, opened by Subscription and Manage Subscriptions (spec 2.2, 2.4). */
@@ -96,16 +97,16 @@ function SubscriptionsCard({ subscriptions }: { subscriptions: MicrochipSubscrip
           hint="When you choose a plan for a pet, it shows here with its renewal date."
         />
       ) : (
-        // Positioned, so the hidden column name scrolls and clips with the table.
-        <TableContainer sx={{ position: 'relative' }}>
-          <Table aria-label="Protection plans" sx={{ minWidth: 640, '& td, & th': { whiteSpace: 'nowrap' } }}>
+        // Positioned, so the hidden column name stays with the table.
+        <TableContainer sx={{ position: 'relative', ...stackedTable(640) }}>
+          <Table aria-label="Protection plans">
             <TableHead>
               <TableRow>
                 <TableCell>Pet</TableCell>
                 <TableCell>Plan</TableCell>
                 <TableCell>Microchip</TableCell>
                 <TableCell>Status</TableCell>
-                <TableCell>Registered Until</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>Registered Until</TableCell>
                 <TableCell>
                   <Typography variant="inherit" component="span" sx={visuallyHidden}>
                     Actions
@@ -118,14 +119,18 @@ function SubscriptionsCard({ subscriptions }: { subscriptions: MicrochipSubscrip
                 const status = statusOf(subscription);
                 return (
                   <TableRow key={subscription.id}>
-                    <TableCell sx={{ fontWeight: 600 }}>{subscription.petName}</TableCell>
-                    <TableCell>{subscription.planName}</TableCell>
-                    <TableCell>{subscription.chipId ?? '—'}</TableCell>
-                    <TableCell>
+                    <TableCell data-label="Pet" sx={{ fontWeight: 600 }}>
+                      {subscription.petName}
+                    </TableCell>
+                    <TableCell data-label="Plan">{subscription.planName}</TableCell>
+                    <TableCell data-label="Microchip">{subscription.chipId ?? '—'}</TableCell>
+                    <TableCell data-label="Status">
                       <Chip size="small" label={status.label} color={status.color} />
                     </TableCell>
-                    <TableCell>{registeredUntil(subscription)}</TableCell>
-                    <TableCell align="right">
+                    <TableCell data-label="Registered Until" sx={{ whiteSpace: 'nowrap' }}>
+                      {registeredUntil(subscription)}
+                    </TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                       {subscription.status === 'active' && !subscription.oneTime && (
                         <Button
                           size="small"
@@ -195,8 +200,8 @@ function PaymentsCard({ payments }: { payments: PaymentRecord[] }) {
           hint="Payments for your pets' protection plans are listed here."
         />
       ) : (
-        <TableContainer>
-          <Table aria-label="Payments" sx={{ minWidth: 640, '& td, & th': { whiteSpace: 'nowrap' } }}>
+        <TableContainer sx={stackedTable(560)}>
+          <Table aria-label="Payments">
             <TableHead>
               <TableRow>
                 <TableCell>Date</TableCell>
@@ -210,11 +215,15 @@ function PaymentsCard({ payments }: { payments: PaymentRecord[] }) {
             <TableBody>
               {payments.map((payment) => (
                 <TableRow key={payment.id}>
-                  <TableCell>{formatDate(payment.createdAt)}</TableCell>
-                  <TableCell>{payment.petName ?? '—'}</TableCell>
-                  <TableCell>{payment.planName ?? '—'}</TableCell>
-                  <TableCell>{payment.cardLast4 ? `•••• ${payment.cardLast4}` : '—'}</TableCell>
-                  <TableCell align="right">
+                  <TableCell data-label="Date" sx={{ whiteSpace: 'nowrap' }}>
+                    {formatDate(payment.createdAt)}
+                  </TableCell>
+                  <TableCell data-label="Pet">{payment.petName ?? '—'}</TableCell>
+                  <TableCell data-label="Plan">{payment.planName ?? '—'}</TableCell>
+                  <TableCell data-label="Card" sx={{ whiteSpace: 'nowrap' }}>
+                    {payment.cardLast4 ? `•••• ${payment.cardLast4}` : '—'}
+                  </TableCell>
+                  <TableCell data-label="Amount" align="right" sx={{ whiteSpace: 'nowrap' }}>
                     {formatMoney(payment.amountCents, payment.currency)}
                     {payment.coupon && (
                       <Typography variant="body2" color="text.secondary">
@@ -222,7 +231,7 @@ function PaymentsCard({ payments }: { payments: PaymentRecord[] }) {
                       </Typography>
                     )}
                   </TableCell>
-                  <TableCell>
+                  <TableCell data-label="Status">
                     <Chip size="small" label={paymentStatus[payment.status] ?? payment.status} color={payment.status === 'paid' ? 'success' : 'default'} />
                   </TableCell>
                 </TableRow>

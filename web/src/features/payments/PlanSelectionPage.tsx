@@ -4,6 +4,7 @@ import {
   couponPercentOff,
   withCoupon,
   formatMoney,
+  formatRegisteredUntil,
   isCouponChip,
   messages,
   paths,
@@ -41,8 +42,8 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
 import { usePublicSettings } from '../../app/settings';
 import { AuthLayout } from '../auth/AuthLayout';
-import { usePet } from '../pets/api';
-import { petImage } from '../pets/petDisplay';
+import { usePet, useUpgradeToLifetime } from '../pets/api';
+import { coverage, petImage } from '../pets/petDisplay';
 import { useChoosePlan, useCollarTagPlan, usePlans } from './api';
 
 /** pet-subscription/:id: the sign-up flow's membership step, outside the client area (spec 2.1). */
@@ -99,6 +100,7 @@ function PlanSelection({ petId, petFlow }: { petId: number; petFlow: boolean }) 
   if (!pet.data || !plans.data) return <CenteredSpinner />;
 
   const chip = pet.data.chips[0];
+  const covered = coverage(pet.data);
   const coupon = chip && isCouponChip(chip.chipId) ? couponCode : null;
   // Leaving for the checkout takes a moment after the answer; the plans stay locked meanwhile.
   const busy = choose.isPending || choose.isSuccess;
@@ -129,17 +131,14 @@ function PlanSelection({ petId, petFlow }: { petId: number; petFlow: boolean }) 
         >
           {messages.petNeedsChip}
         </Alert>
-      ) : chip.isActive && chip.oneTime ? (
-        <Alert
-          severity="success"
-          action={
-            <Button component={RouterLink} to={paths.client} color="inherit" size="small">
-              Go to dashboard
-            </Button>
-          }
-        >
-          {messages.alreadyLifetime}
+      ) : covered.plan === 'lifetime' ? (
+        // Covered for life: nothing left to buy, so no plans, only the way back.
+        <Alert severity="success" action={<BackToPet pet={pet.data} />}>
+          <AlertTitle>{pet.data.name} is covered for life</AlertTitle>
+          {messages.alreadyLifetime} The microchip stays registered with no renewal.
         </Alert>
+      ) : covered.plan === 'yearly' ? (
+        <YearlyUpgrade pet={pet.data} until={covered.until} plans={plans.data} />
       ) : (
         <>
           {coupon && (
@@ -165,6 +164,49 @@ function PlanSelection({ petId, petFlow }: { petId: number; petFlow: boolean }) 
         </>
       )}
     </Stack>
+  );
+}
+
+function BackToPet({ pet }: { pet: Pet }) {
+  return (
+    <Button component={RouterLink} to={withId(paths.clientPetUpdate, pet.id)} color="inherit" size="small" sx={{ whiteSpace: 'nowrap' }}>
+      Back to {pet.name}
+    </Button>
+  );
+}
+
+/** Registered on the yearly plan: the one thing left to offer is the upgrade to lifetime. */
+function YearlyUpgrade({ pet, until, plans }: { pet: Pet; until: string; plans: Plan[] }) {
+  const upgrade = useUpgradeToLifetime();
+  const lifetime = plans.find((plan) => plan.oneTime);
+  // Leaving for the checkout takes a moment after the answer; the button stays locked meanwhile.
+  const busy = upgrade.isPending || upgrade.isSuccess;
+  return (
+    <>
+      {upgrade.isError && (
+        <ErrorBanner key={upgrade.submittedAt} durationMs={ui.checkoutErrorMs}>
+          {firstError(upgrade.error, messages.genericError)}
+        </ErrorBanner>
+      )}
+      <Alert severity="success" action={<BackToPet pet={pet} />}>
+        <AlertTitle>Registered Until {formatRegisteredUntil(until)}</AlertTitle>
+        {pet.name} is protected by the yearly plan. Upgrade to lifetime protection to pay once and never renew.
+      </Alert>
+      {lifetime && (
+        <Grid container spacing={2}>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <PlanCard
+              plan={lifetime}
+              discounted={false}
+              disabled={busy}
+              loading={busy}
+              actionLabel="Upgrade to Lifetime"
+              onChoose={() => upgrade.mutate(pet.id, { onSuccess: ({ location }) => window.location.assign(location) })}
+            />
+          </Grid>
+        </Grid>
+      )}
+    </>
   );
 }
 
@@ -209,10 +251,12 @@ interface PlanCardProps {
   discounted: boolean;
   disabled: boolean;
   loading: boolean;
+  /** The button's text; Choose {plan name} unless given. */
+  actionLabel?: string;
   onChoose: () => void;
 }
 
-function PlanCard({ plan, discounted, disabled, loading, onChoose }: PlanCardProps) {
+function PlanCard({ plan, discounted, disabled, loading, actionLabel, onChoose }: PlanCardProps) {
   const { tagline, features } = planFeatures(plan);
   const headingId = `plan-${plan.id}`;
   const price = discounted ? withCoupon(plan.priceCents) : plan.priceCents;
@@ -266,7 +310,7 @@ function PlanCard({ plan, discounted, disabled, loading, onChoose }: PlanCardPro
           loading={loading}
           onClick={onChoose}
         >
-          Choose {plan.name}
+          {actionLabel ?? `Choose ${plan.name}`}
         </Button>
       </CardActions>
     </Card>

@@ -6,6 +6,7 @@ import {
   petProfileSchema,
   toApiDate,
   ui,
+  withId,
   type Pet,
   type PetProfile,
   type PetProfileInput,
@@ -25,7 +26,7 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { FormProvider, useForm, type DefaultValues } from 'react-hook-form';
 import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { allErrors, firstError } from '../../app/api';
@@ -37,7 +38,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { useSession } from '../auth/session';
 import { PetShortLink } from '../public/PetShortLink';
 import { usePet, useUpdatePet, useUpgradeToLifetime } from './api';
-import { petImage, isRegistered, registrationStatus } from './petDisplay';
+import { coverage, petImage, isRegistered, registrationStatus } from './petDisplay';
 import { PetFields } from './PetFields';
 import { EditActions } from '../../components/EditActions';
 import { SectionCard } from '../../components/SectionCard';
@@ -52,6 +53,8 @@ export function PetUpdatePage() {
 function PetUpdate({ id }: { id: number }) {
   const pet = usePet(id);
   const { user } = useSession();
+  // Lifted here so the header's Add a microchip can open the profile card for editing.
+  const [editing, setEditing] = useState<false | 'edit' | 'addChip'>(false);
 
   if (pet.isError) {
     return (
@@ -70,10 +73,10 @@ function PetUpdate({ id }: { id: number }) {
   return (
     <Grid container spacing={3} sx={{ alignItems: 'flex-start' }}>
       <Grid size={12}>
-        <PetHeader pet={pet.data} user={user} />
+        <PetHeader pet={pet.data} user={user} onAddChip={() => setEditing('addChip')} />
       </Grid>
       <Grid size={{ xs: 12, lg: 8 }}>
-        <PetProfileCard pet={pet.data} />
+        <PetProfileCard pet={pet.data} editing={editing} onEditingChange={setEditing} />
       </Grid>
       <Grid size={{ xs: 12, lg: 4 }}>
         <Stack spacing={3}>
@@ -86,11 +89,15 @@ function PetUpdate({ id }: { id: number }) {
   );
 }
 
-/** Photo, name and registration state, with the plan actions. */
-function PetHeader({ pet, user }: { pet: Pet; user: User }) {
+/**
+ * Photo, name and registration state, with what the pet's plan lacks: a chip to register, a plan to
+ * choose, or the upgrade from yearly to lifetime.
+ */
+function PetHeader({ pet, user, onAddChip }: { pet: Pet; user: User; onAddChip: () => void }) {
   const upgrade = useUpgradeToLifetime();
   const status = registrationStatus(pet);
   const registered = isRegistered(pet);
+  const covered = coverage(pet);
   const chip = pet.chips[0];
 
   const upgradeToLifetime = () =>
@@ -138,10 +145,21 @@ function PetHeader({ pet, user }: { pet: Pet; user: User }) {
               Manage Subscriptions
             </Button>
           )}
-          {chip && !chip.oneTime && (
-            <Button variant="contained" color="secondary" loading={upgrade.isPending} onClick={upgradeToLifetime}>
-              Upgrade to Lifetime
+          {!chip ? (
+            <Button variant="contained" color="secondary" onClick={onAddChip}>
+              Add a microchip
             </Button>
+          ) : covered.plan === 'none' ? (
+            // Not registered: all plans are open to it, lifetime included, on the plan page.
+            <Button component={RouterLink} to={withId(paths.clientPetCheckout, pet.id)} variant="contained" color="secondary">
+              Choose a plan
+            </Button>
+          ) : (
+            covered.plan === 'yearly' && (
+              <Button variant="contained" color="secondary" loading={upgrade.isPending} onClick={upgradeToLifetime}>
+                Upgrade to Lifetime
+              </Button>
+            )
           )}
         </Stack>
       </Stack>
@@ -171,20 +189,34 @@ function formValues(pet: Pet): DefaultValues<PetProfileInput> {
   };
 }
 
+interface PetProfileCardProps {
+  pet: Pet;
+  /** 'addChip': opened from Add a microchip, so the chip field takes the focus. */
+  editing: false | 'edit' | 'addChip';
+  onEditingChange: (editing: false | 'edit') => void;
+}
+
 /** The pet's details: read-only until Edit; Cancel puts back what is saved (spec 2.4). */
-function PetProfileCard({ pet }: { pet: Pet }) {
+function PetProfileCard({ pet, editing, onEditingChange }: PetProfileCardProps) {
   const navigate = useNavigate();
   const update = useUpdatePet();
-  const [editing, setEditing] = useState(false);
   const form = useForm<PetProfileInput, unknown, PetProfile>({
     resolver: zodResolver(petProfileSchema),
     defaultValues: formValues(pet),
   });
+  const { setFocus } = form;
+
+  useEffect(() => {
+    if (editing !== 'addChip') return;
+    // After the fields are enabled; focusing scrolls the field into view.
+    setFocus('chipId');
+    onEditingChange('edit');
+  }, [editing, setFocus, onEditingChange]);
 
   const cancel = () => {
     form.reset(formValues(pet));
     update.reset();
-    setEditing(false);
+    onEditingChange(false);
   };
 
   const onSubmit = form.handleSubmit((profile) =>
@@ -203,7 +235,7 @@ function PetProfileCard({ pet }: { pet: Pet }) {
         slotProps={{ title: { variant: 'h3', component: 'h2', id: 'pet-profile-title' } }}
         action={
           !editing && (
-            <Button startIcon={<Edit />} onClick={() => setEditing(true)}>
+            <Button startIcon={<Edit />} onClick={() => onEditingChange('edit')}>
               Edit
             </Button>
           )

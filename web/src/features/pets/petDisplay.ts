@@ -31,10 +31,20 @@ export function petTilePath(pet: Pet): string {
 /** Spec 2.4: registered means an active pet with a chip. */
 export const isRegistered = (pet: Pet) => pet.isActive && pet.chips.length > 0;
 
+export type Coverage = { plan: 'none' } | { plan: 'lifetime' } | { plan: 'yearly'; until: string };
+
+/** What protects the pet now: nothing, a yearly plan until a date, or a lifetime plan. */
+export function coverage(pet: Pet): Coverage {
+  const chip = pet.chips[0];
+  if (!isRegistered(pet) || !chip) return { plan: 'none' };
+  if (chip.oneTime || !chip.expirationDate) return { plan: 'lifetime' };
+  return { plan: 'yearly', until: chip.expirationDate };
+}
+
 /** Spec 2.4 registration state: Not Registered, Registered Until {MMM DD, YYYY}, or Lifetime. */
 export function registrationStatus(pet: Pet): string {
-  const chip = pet.chips[0];
-  if (!isRegistered(pet) || !chip) return 'Not Registered';
-  if (chip.oneTime || !chip.expirationDate) return 'Lifetime';
-  return `Registered Until ${formatRegisteredUntil(chip.expirationDate)}`;
+  const covered = coverage(pet);
+  if (covered.plan === 'none') return 'Not Registered';
+  if (covered.plan === 'lifetime') return 'Lifetime';
+  return `Registered Until ${formatRegisteredUntil(covered.until)}`;
 }

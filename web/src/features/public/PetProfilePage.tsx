@@ -11,7 +11,7 @@ import {
   sharesContact,
   type PublicProfile,
 } from '@petreg/contract';
-import { Call, CheckCircle, Email, ExpandMore, Home, Place, Schedule, Verified } from '@mui/icons-material';
+import { Call, CheckCircle, Email, ExpandMore, Home, Place, Schedule, SearchOff, Verified } from '@mui/icons-material';
 import {
   Alert,
   Avatar,
@@ -30,23 +30,42 @@ import {
 } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
-import { firstError } from '../../app/api';
+import { ApiError, firstError } from '../../app/api';
 import { CenteredSpinner } from '../../components/CenteredSpinner';
 import { speciesImage } from '../pets/petDisplay';
 import { usePublicProfile } from './api';
+import { MicrochipLookup } from './MicrochipLookup';
 import { PublicLayout } from './PublicLayout';
 
 /** pet-profiles/:id: what a finder sees of a pet, and how to reach its owner while it is missing (spec 2.5). */
 export function PetProfilePage() {
   const id = useParams().id ?? '';
-  return <PublicLayout>{id ? <Profile key={id} id={id} /> : <Alert severity="error">{messages.notFound}</Alert>}</PublicLayout>;
+  return <PublicLayout>{id ? <Profile key={id} id={id} /> : <UnknownProfile />}</PublicLayout>;
 }
 
 function Profile({ id }: { id: string }) {
   const profile = usePublicProfile(id);
+  if (profile.error instanceof ApiError && profile.error.status === 404) return <UnknownProfile />;
   if (profile.isError) return <Alert severity="error">{firstError(profile.error, messages.genericError)}</Alert>;
   if (!profile.data) return <CenteredSpinner />;
   return <PetCard profile={profile.data} />;
+}
+
+/** A mistyped or removed profile address: a finder holding the pet can still look up its chip. */
+function UnknownProfile() {
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 3, sm: 5 } }}>
+      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 1 }}>
+        <SearchOff color="action" fontSize="large" aria-hidden />
+        <Typography variant="h1">We couldn't find this pet profile</Typography>
+      </Stack>
+      <Typography color="text.secondary" sx={{ mb: 3 }}>
+        The link may be mistyped, or the owner may have removed the profile. Found a pet? Enter the number a microchip
+        scanner shows to see whether the chip is registered with us.
+      </Typography>
+      <MicrochipLookup />
+    </Paper>
+  );
 }
 
 function PetCard({ profile }: { profile: PublicProfile }) {

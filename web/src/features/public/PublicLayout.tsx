@@ -4,10 +4,11 @@ import { Box, Button, Container, Link, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useSupportContact } from '../../app/settings';
+import { SiteLink } from '../../components/SiteLink';
 
 const footerLinks = [
-  { label: 'Terms of Service', href: support.termsUrl },
-  { label: 'Privacy Policy', href: support.privacyUrl },
+  { label: 'Terms of Service', href: paths.terms },
+  { label: 'Privacy Policy', href: paths.privacy },
 ];
 
 /** The public pages' frame (spec 2.5): logo and Register Your Pet above, mission and contact below. */
@@ -17,14 +18,14 @@ export function PublicLayout({ children }: { children: ReactNode }) {
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
       <Box component="header" sx={{ bgcolor: 'background.paper', borderBottom: 1, borderColor: 'divider' }}>
         <Container maxWidth="lg" sx={{ py: 1.5, display: 'flex', alignItems: 'center', gap: 2 }}>
-          <Link
-            href={support.homeUrl}
+          <SiteLink
+            href={contact?.homeUrl ?? support.defaultHomeUrl}
             underline="none"
             sx={{ display: 'flex', alignItems: 'center', gap: 1, fontWeight: 700, fontSize: '1.1rem', flexGrow: 1 }}
           >
             <Pets aria-hidden />
             Pet Registry
-          </Link>
+          </SiteLink>
           <Button component={RouterLink} to={paths.signUp} variant="contained" color="secondary">
             Register Your Pet
           </Button>
@@ -56,9 +57,9 @@ export function PublicLayout({ children }: { children: ReactNode }) {
               )}
               <Stack direction="row" spacing={2}>
                 {footerLinks.map(({ label, href }) => (
-                  <Link key={label} href={href} color="inherit" variant="body2">
+                  <SiteLink key={label} href={href} color="inherit" variant="body2">
                     {label}
-                  </Link>
+                  </SiteLink>
                 ))}
               </Stack>
             </Stack>

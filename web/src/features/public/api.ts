@@ -1,4 +1,4 @@
-import type { MicrochipLookup, PublicProfile } from '@petreg/contract';
+import type { LegalDocument, LegalDocumentName, MicrochipLookup, PublicProfile } from '@petreg/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../app/api';
 
@@ -22,5 +22,14 @@ export function useShortLinkTarget(code: string) {
   return useQuery({
     queryKey: ['pet', 'short-url-details', code],
     queryFn: ({ signal }) => api.get<string>(`pet/short-url-details/${encodeURIComponent(code)}`, { signal }),
+  });
+}
+
+/** The privacy policy or terms of service, as the operator wrote them. */
+export function useLegalDocument(name: LegalDocumentName) {
+  return useQuery({
+    queryKey: ['utilities', 'legal', name],
+    queryFn: ({ signal }) => api.get<LegalDocument>(`utilities/legal/${name}`, { signal }),
+    staleTime: Infinity,
   });
 }

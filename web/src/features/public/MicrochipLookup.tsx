@@ -1,0 +1,172 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  chipFormats,
+  messages,
+  microchipLookupSchema,
+  paths,
+  support,
+  type ChipNumberInfo,
+  type MicrochipLookupInput,
+} from '@petreg/contract';
+import { Clear, Search } from '@mui/icons-material';
+import {
+  Alert,
+  AlertTitle,
+  Backdrop,
+  Box,
+  Button,
+  CircularProgress,
+  IconButton,
+  InputAdornment,
+  Link,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import type { FormEvent } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link as RouterLink } from 'react-router';
+import { ApiError } from '../../app/api';
+import { useSupportContact } from '../../app/settings';
+import { useMicrochipLookup } from './api';
+
+/** The lookup box with its answer: the lookup page's, and the one on an unknown pet profile. */
+export function MicrochipLookup() {
+  const lookup = useMicrochipLookup();
+  const form = useForm<MicrochipLookupInput, unknown, { id: string }>({
+    resolver: zodResolver(microchipLookupSchema),
+    defaultValues: { id: '' },
+  });
+  const typed = useWatch({ control: form.control, name: 'id' });
+  const empty = !typed.trim();
+
+  const search = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    // Spec 5: an empty value is ignored, not refused.
+    if (empty) return;
+    // An answer belongs to the number it was asked for: a new search, or a refused number, drops it.
+    lookup.reset();
+    void form.handleSubmit(({ id }) => lookup.mutate(id))(event);
+  };
+
+  const clear = () => {
+    form.reset({ id: '' });
+    lookup.reset();
+  };
+
+  const error = form.formState.errors.id?.message;
+
+  return (
+    <>
+      <Box component="form" onSubmit={search} noValidate role="search">
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: 'flex-start' }}>
+          <TextField
+            {...form.register('id', { onChange: () => lookup.reset() })}
+            label="Microchip Number"
+            autoComplete="off"
+            error={Boolean(error)}
+            helperText={error ?? ' '}
+            slotProps={{
+              input: {
+                endAdornment: !empty && (
+                  <InputAdornment position="end">
+                    <IconButton aria-label="Clear" onClick={clear} edge="end">
+                      <Clear />
+                    </IconButton>
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            startIcon={<Search />}
+            disabled={empty}
+            sx={{ height: 56, px: 4, flexShrink: 0 }}
+          >
+            Search
+          </Button>
+        </Stack>
+      </Box>
+      <Link href={support.findChipNumberUrl} target="_blank" rel="noopener noreferrer" variant="body2">
+        I don't know my pet's chip number
+      </Link>
+      <Box aria-live="polite" sx={{ mt: 3 }}>
+        {lookup.isSuccess && <Outcome registered={lookup.data.isRegistered} chip={lookup.data.chip} />}
+        {lookup.isError &&
+          (lookup.error instanceof ApiError && lookup.error.status === 429 ? (
+            <Alert severity="warning">{messages.tooManyRequests}</Alert>
+          ) : (
+            // Spec 7: lookup errors are swallowed; the finder sees the not-registered advice.
+            <Outcome registered={false} chip={null} />
+          ))}
+      </Box>
+      <Backdrop open={lookup.isPending} sx={{ zIndex: (theme) => theme.zIndex.modal, color: 'common.white' }}>
+        <CircularProgress color="inherit" aria-label="Searching" />
+      </Backdrop>
+    </>
+  );
+}
+
+function Outcome({ registered, chip }: { registered: boolean; chip: ChipNumberInfo | null }) {
+  const contact = useSupportContact();
+  return (
+    <Stack spacing={2}>
+      {registered ? (
+        <Alert severity="success">
+          <AlertTitle>{messages.lookupRegistered}</AlertTitle>
+          {contact ? (
+            <>
+              Call our 24/7 support line at{' '}
+              <Link href={`${contact.phoneHref},${support.lookupExtension}`} sx={{ fontWeight: 600 }}>
+                {contact.phone}
+              </Link>{' '}
+              and dial extension {support.lookupExtension} to speak with a live representative, who will reach the owner.
+            </>
+          ) : (
+            <>Call our 24/7 support line and dial extension {support.lookupExtension} to speak with a live representative, who will reach the owner.</>
+          )}
+        </Alert>
+      ) : (
+        <Alert severity="warning">
+          <AlertTitle>{messages.lookupNotRegistered}</AlertTitle>
+          A microchip only works when it is enrolled with a recovery registry that is actively searched and answers
+          the phone 24/7. Protect your pet:{' '}
+          <Link component={RouterLink} to={paths.signUp} sx={{ fontWeight: 600 }}>
+            Signup
+          </Link>
+        </Alert>
+      )}
+      {chip && <ChipNumberHint chip={chip} registered={registered} />}
+    </Stack>
+  );
+}
+
+/** What the number itself says: its format and the manufacturer (or country) it points to. */
+function ChipNumberHint({ chip, registered }: { chip: ChipNumberInfo; registered: boolean }) {
+  return (
+    <Box sx={{ p: 2, borderRadius: 2, bgcolor: 'action.hover' }}>
+      <Typography variant="subtitle2" component="h2" gutterBottom>
+        About this number
+      </Typography>
+      {chip.format && <Typography variant="body2">Format: {chipFormats[chip.format]}</Typography>}
+      {chip.manufacturer && <Typography variant="body2">Manufacturer: {chip.manufacturer}</Typography>}
+      {chip.countryCode && (
+        <Typography variant="body2">
+          Country code {chip.countryCode}: the chip was issued under a national scheme, often abroad.
+        </Typography>
+      )}
+      {!registered && (
+        <Typography variant="body2" sx={{ mt: 1 }}>
+          Ask the registry of the chip's manufacturer, or search every participating registry with the{' '}
+          <Link href={support.universalLookupUrl} target="_blank" rel="noopener noreferrer">
+            AAHA Universal Pet Microchip Lookup
+          </Link>
+          .
+        </Typography>
+      )}
+    </Box>
+  );
+}
