@@ -178,7 +178,8 @@ test.describe('[PAYMENTS]', () => {
     const { owner, petId } = await ownerWithPet(page, request);
     await page.goto(`/client/pet/update/${petId}`);
     await expect(page.getByText('Not Registered', { exact: true })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Upgrade to Lifetime' })).toHaveCount(0);
+    // Spec 2.4: a chip that is not lifetime always offers the upgrade, here beside Choose a plan.
+    await expect(page.getByRole('button', { name: 'Upgrade to Lifetime' })).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('pet-not-registered.png'), fullPage: true });
     await page.getByRole('link', { name: 'Choose a plan' }).click();
     await expect(page).toHaveURL(new RegExp(`/client/pet/checkout/${petId}$`));
@@ -193,6 +194,7 @@ test.describe('[PAYMENTS]', () => {
     const unchipped: number = (await created.json()).result.pet.id;
     await page.goto(`/client/pet/update/${unchipped}`);
     await expect(page.getByRole('link', { name: 'Choose a plan' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Upgrade to Lifetime' })).toHaveCount(0);
     await page.getByRole('button', { name: 'Add a microchip' }).click();
     await expect(page.getByLabel('Microchip ID', { exact: true })).toBeFocused();
     await expect(page.getByLabel('Microchip ID', { exact: true })).toBeEditable();

@@ -145,21 +145,27 @@ function PetHeader({ pet, user, onAddChip }: { pet: Pet; user: User; onAddChip: 
               Manage Subscriptions
             </Button>
           )}
-          {!chip ? (
+          {!chip && (
             <Button variant="contained" color="secondary" onClick={onAddChip}>
               Add a microchip
             </Button>
-          ) : covered.plan === 'none' ? (
-            // Not registered: all plans are open to it, lifetime included, on the plan page.
+          )}
+          {chip && covered.plan === 'none' && (
+            // Not registered: every plan is open to it on the plan page.
             <Button component={RouterLink} to={withId(paths.clientPetCheckout, pet.id)} variant="contained" color="secondary">
               Choose a plan
             </Button>
-          ) : (
-            covered.plan === 'yearly' && (
-              <Button variant="contained" color="secondary" loading={upgrade.isPending} onClick={upgradeToLifetime}>
-                Upgrade to Lifetime
-              </Button>
-            )
+          )}
+          {/* Spec 2.4: offered whenever the chip is not lifetime; beside Choose a plan it is the lesser choice. */}
+          {chip && !chip.oneTime && (
+            <Button
+              variant={covered.plan === 'none' ? 'outlined' : 'contained'}
+              color="secondary"
+              loading={upgrade.isPending}
+              onClick={upgradeToLifetime}
+            >
+              Upgrade to Lifetime
+            </Button>
           )}
         </Stack>
       </Stack>
