@@ -1,0 +1,71 @@
+import { hash, verify } from '@node-rs/argon2';
+import { messages, normalisePhone, type ChangePasswordInput, type User } from '@petreg/contract';
+import type { profileSchema, userSettingsSchema } from '@petreg/contract';
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import { imageFolders, isStoredImageName, resolveImageField } from '../../adapters/storage/images.js';
+import type { FileStorage } from '../../adapters/storage/index.js';
+import { recordAudit } from '../../db/audit.js';
+import type { Database } from '../../db/client.js';
+import { users } from '../../db/schema.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import { mayActFor, type Session, type SessionService } from '../../plugins/auth.js';
+import type { Accounts } from './accounts.js';
+import { voidResetLinks } from './passwordReset.js';
+
+export function createProfile(deps: { db: Database; sessions: SessionService; storage: FileStorage }, accounts: Accounts) {
+  const { db, sessions, storage } = deps;
+  const { forget, loadUser } = accounts;
+  return {
+    async updateProfile(session: Session, id: number, input: z.output<typeof profileSchema>): Promise<User> {
+      if (!mayActFor(session, id)) throw forbidden(messages.forbidden);
+      const [current] = await db.select().from(users).where(eq(users.id, id));
+      if (!current) throw notFound(messages.notFound);
+      const existing = await accounts.findByEmail(input.email);
+      if (existing && existing.id !== id) throw conflict(messages.emailTaken);
+      const { photo, ...fields } = input;
+      await db
+        .update(users)
+        .set({
+          ...fields,
+          phoneNumber: input.phoneNumber ? normalisePhone(input.phoneNumber) : null,
+          photo: photo === undefined ? current.photo : await resolveImageField(storage, imageFolders.users, photo, current.photo),
+          updatedAt: new Date(),
+        })
+        .where(eq(users.id, id));
+      if (id !== session.userId) {
+        const { passwordHash: _secret, ...before } = current;
+        await recordAudit(db, { actorUserId: session.userId, action: 'update', entity: 'user', entityId: id, before, after: fields });
+      }
+      forget(id);
+      return loadUser(id);
+    },
+
+    async image(name: string): Promise<Buffer | null> {
+      return isStoredImageName(name) ? storage.get(imageFolders.users, name) : null;
+    },
+
+    async changePassword(session: Session, input: ChangePasswordInput): Promise<void> {
+      const [user] = await db.select().from(users).where(eq(users.id, session.userId));
+      if (!user?.passwordHash || !(await verify(user.passwordHash, input.currentPassword))) {
+        throw badRequest(messages.currentPasswordWrong);
+      }
+      const passwordHash = await hash(input.newPassword);
+      await db.transaction(async (tx) => {
+        await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
+        await voidResetLinks(tx, user.id);
+      });
+      // A stolen token must not outlive the password it was issued under.
+      await sessions.revokeAllFor(user.id, { except: session.sessionId });
+    },
+
+    async updateSettings(session: Session, input: z.output<typeof userSettingsSchema>): Promise<User> {
+      await db
+        .update(users)
+        .set({ settings: input.data.settings, shortcuts: input.data.shortcuts, updatedAt: new Date() })
+        .where(eq(users.id, session.userId));
+      forget(session.userId);
+      return loadUser(session.userId);
+    },
+  };
+}
