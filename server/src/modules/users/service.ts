@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { messages, normalisePhone, type AuthResult, type SignUpInput } from '@petreg/contract';
+import { messages, normalisePhone, type AuthResult, type EmailExists, type SignUpInput } from '@petreg/contract';
 import { and, eq, not } from 'drizzle-orm';
 import type { Mailer } from '../../adapters/mail/index.js';
 import type { FileStorage } from '../../adapters/storage/index.js';
@@ -106,9 +106,9 @@ export function createUserService(deps: {
       return authResult(user!.id, false);
     },
 
-    async emailExists(email: string): Promise<{ id: number } | null> {
+    async emailExists(email: string): Promise<EmailExists> {
       const [user] = await db.select({ id: users.id }).from(users).where(and(byEmail(email), not(abandonedSignUp)));
-      return user ?? null;
+      return user ? { id: true } : null;
     },
 
     async tokenLogin(session: Session): Promise<AuthResult> {
