@@ -3,7 +3,7 @@ import { messages, normalisePhone, type ChangePasswordInput, type User } from '@
 import type { profileSchema, userSettingsSchema } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { imageFolders, isStoredImageName, resolveImageField } from '../../adapters/storage/images.js';
+import { discardImage, imageFolders, isStoredImageName, resolveImageField } from '../../adapters/storage/images.js';
 import type { FileStorage } from '../../adapters/storage/index.js';
 import { recordAudit } from '../../db/audit.js';
 import type { Database } from '../../db/client.js';
@@ -23,20 +23,24 @@ export function createProfile(deps: { db: Database; sessions: SessionService; st
       if (!current) throw notFound(messages.notFound);
       const existing = await accounts.findByEmail(input.email);
       if (existing && existing.id !== id) throw conflict(messages.emailTaken);
-      const { photo, ...fields } = input;
-      await db
-        .update(users)
-        .set({
-          ...fields,
-          phoneNumber: input.phoneNumber ? normalisePhone(input.phoneNumber) : null,
-          photo: photo === undefined ? current.photo : await resolveImageField(storage, imageFolders.users, photo, current.photo),
-          updatedAt: new Date(),
-        })
-        .where(eq(users.id, id));
-      if (id !== session.userId) {
-        const { passwordHash: _secret, ...before } = current;
-        await recordAudit(db, { actorUserId: session.userId, action: 'update', entity: 'user', entityId: id, before, after: fields });
+      const { photo: sentPhoto, ...fields } = input;
+      const photo = sentPhoto === undefined ? current.photo : await resolveImageField(storage, imageFolders.users, sentPhoto, current.photo);
+      try {
+        await db.transaction(async (tx) => {
+          await tx
+            .update(users)
+            .set({ ...fields, phoneNumber: input.phoneNumber ? normalisePhone(input.phoneNumber) : null, photo, updatedAt: new Date() })
+            .where(eq(users.id, id));
+          if (id !== session.userId) {
+            const { passwordHash: _secret, ...before } = current;
+            await recordAudit(tx, { actorUserId: session.userId, action: 'update', entity: 'user', entityId: id, before, after: fields });
+          }
+        });
+      } catch (error) {
+        await discardImage(storage, imageFolders.users, photo, current.photo);
+        throw error;
       }
+      await discardImage(storage, imageFolders.users, current.photo, photo);
       forget(id);
       return loadUser(id);
     },
