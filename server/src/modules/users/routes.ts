@@ -19,7 +19,8 @@ import type { SocialVerifier } from './social.js';
 const MINUTE = 60_000;
 const limits = {
   signUp: { max: 10, window: MINUTE },
-  login: { ip: { max: 30, window: MINUTE }, email: { max: 10, window: 15 * MINUTE } },
+  // Per account, and per account and address, the service counts attempts itself (signIn.ts).
+  login: { ip: { max: 30, window: MINUTE } },
   forgotPassword: { ip: { max: 10, window: MINUTE }, email: { max: 5, window: 60 * MINUTE } },
   setPassword: { ip: { max: 10, window: MINUTE }, email: { max: 10, window: 60 * MINUTE } },
   emailExists: { ip: { max: 30, window: MINUTE }, email: { max: 20, window: MINUTE } },
@@ -40,11 +41,10 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
     {
       schema: { tags, body: signInSchema },
       config: perIp(limits.login.ip),
-      preHandler: perEmail(app, 'login', limits.login.email),
     },
     async (request) => {
       const { email, password, remember } = request.body;
-      return answer(await users.login(email, password, remember ?? false));
+      return answer(await users.login(email, password, remember ?? false, request.ip));
     },
   );
 

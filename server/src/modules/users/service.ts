@@ -1,19 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
+import { hash } from '@node-rs/argon2';
 import { messages, normalisePhone, type AuthResult, type EmailExists, type SignUpInput } from '@petreg/contract';
 import { and, eq, not } from 'drizzle-orm';
 import type { Mailer } from '../../adapters/mail/index.js';
 import type { FileStorage } from '../../adapters/storage/index.js';
 import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema.js';
-import { badRequest, conflict, forbidden } from '../../errors.js';
+import { conflict, forbidden } from '../../errors.js';
 import type { Session, SessionService } from '../../plugins/auth.js';
 import { abandonedSignUp, byEmail, createAccounts, holdsNothing } from './accounts.js';
 import { createPasswordReset } from './passwordReset.js';
 import { createProfile } from './profile.js';
-
-/** Verifying against this keeps a login for an unknown e-mail as slow as one for a known e-mail. */
-const unknownUserHash = hash(randomBytes(16).toString('hex'));
+import { createSignIn } from './signIn.js';
 
 /** A profile from a sign-in provider, already verified on the server. */
 export interface VerifiedSocialProfile {
@@ -26,13 +23,15 @@ export interface VerifiedSocialProfile {
 
 export type UserService = ReturnType<typeof createUserService>;
 
-/** The users module: sign-up and sign-in here, the other use cases in files of their own. */
+/** The users module: sign-up and sessions here, the other use cases in files of their own. */
 export function createUserService(deps: {
   db: Database;
   mailer: Mailer;
   sessions: SessionService;
   storage: FileStorage;
   publicUrl: string;
+  /** Keys the hashes that stand for e-mails and addresses in the sign-in counters. */
+  secret: string;
 }) {
   const { db, sessions } = deps;
   const accounts = createAccounts(deps);
@@ -42,6 +41,7 @@ export function createUserService(deps: {
     loadUser,
     forget,
     ...createPasswordReset(deps, accounts),
+    ...createSignIn(deps, accounts),
     ...createProfile(deps, accounts),
 
     async signUp(input: SignUpInput): Promise<AuthResult> {
@@ -70,15 +70,6 @@ export function createUserService(deps: {
       // Another sign-up with the same e-mail won the race.
       if (!created) throw conflict(messages.emailTaken);
       return authResult(created.id, false);
-    },
-
-    async login(email: string, password: string, remember: boolean): Promise<AuthResult> {
-      const user = await findByEmail(email);
-      const passwordHash = user?.passwordHash ?? (await unknownUserHash);
-      const matches = await verify(passwordHash, password);
-      if (!user || !matches) throw badRequest(messages.invalidCredentials);
-      if (!user.isActive) throw forbidden(messages.accountDeactivated);
-      return authResult(user.id, remember);
     },
 
     /** Signs in (or up) with a profile the server verified with the provider itself. */
