@@ -1,5 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
-import { messages, normalisePhone, type ChangePasswordInput, type User } from '@petreg/contract';
+import { isSameEmail, messages, normalisePhone, type ChangePasswordInput, type User } from '@petreg/contract';
 import type { profileSchema, userSettingsSchema } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -11,29 +11,47 @@ import { users } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { mayActFor, type Session, type SessionService } from '../../plugins/auth.js';
 import type { Accounts } from './accounts.js';
+import { requestEmailChange } from './emailChange.js';
 import { voidResetLinks } from './passwordReset.js';
 
-export function createProfile(deps: { db: Database; sessions: SessionService; storage: FileStorage }, accounts: Accounts) {
+export function createProfile(
+  deps: { db: Database; sessions: SessionService; storage: FileStorage; publicUrl: string },
+  accounts: Accounts,
+) {
   const { db, sessions, storage } = deps;
   const { forget, loadUser } = accounts;
+
+  async function passwordMatches(userId: number, password: string) {
+    const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+    return Boolean(user?.passwordHash && (await verify(user.passwordHash, password)));
+  }
+
   return {
+    /**
+     * Saves the profile. A new e-mail takes effect only once the link mailed to it is followed, and
+     * asking for it takes the signed-in person's current password; a change of letter case is the same address.
+     */
     async updateProfile(session: Session, id: number, input: z.output<typeof profileSchema>): Promise<User> {
       if (!mayActFor(session, id)) throw forbidden(messages.forbidden);
       const [current] = await db.select().from(users).where(eq(users.id, id));
       if (!current) throw notFound(messages.notFound);
-      const existing = await accounts.findByEmail(input.email);
-      if (existing && existing.id !== id) throw conflict(messages.emailTaken);
-      const { photo: sentPhoto, ...fields } = input;
+      const { photo: sentPhoto, currentPassword, email, ...fields } = input;
+      const newEmail = isSameEmail(email, current.email) ? null : email;
+      if (newEmail) {
+        if (!currentPassword) throw badRequest(messages.currentPasswordRequired);
+        if (!(await passwordMatches(session.userId, currentPassword))) throw badRequest(messages.currentPasswordWrong);
+        const holder = await accounts.findByEmail(newEmail);
+        if (holder) throw conflict(messages.emailTaken);
+      }
+      const saved = { ...fields, email: newEmail ? current.email : email, phoneNumber: fields.phoneNumber ? normalisePhone(fields.phoneNumber) : null };
       const photo = sentPhoto === undefined ? current.photo : await resolveImageField(storage, imageFolders.users, sentPhoto, current.photo);
       try {
         await db.transaction(async (tx) => {
-          await tx
-            .update(users)
-            .set({ ...fields, phoneNumber: input.phoneNumber ? normalisePhone(input.phoneNumber) : null, photo, updatedAt: new Date() })
-            .where(eq(users.id, id));
+          await tx.update(users).set({ ...saved, photo, updatedAt: new Date() }).where(eq(users.id, id));
+          if (newEmail) await requestEmailChange(tx, deps.publicUrl, current, newEmail);
           if (id !== session.userId) {
             const { passwordHash: _secret, ...before } = current;
-            await recordAudit(tx, { actorUserId: session.userId, action: 'update', entity: 'user', entityId: id, before, after: fields });
+            await recordAudit(tx, { actorUserId: session.userId, action: 'update', entity: 'user', entityId: id, before, after: saved });
           }
         });
       } catch (error) {
@@ -50,17 +68,14 @@ export function createProfile(deps: { db: Database; sessions: SessionService; st
     },
 
     async changePassword(session: Session, input: ChangePasswordInput): Promise<void> {
-      const [user] = await db.select().from(users).where(eq(users.id, session.userId));
-      if (!user?.passwordHash || !(await verify(user.passwordHash, input.currentPassword))) {
-        throw badRequest(messages.currentPasswordWrong);
-      }
+      if (!(await passwordMatches(session.userId, input.currentPassword))) throw badRequest(messages.currentPasswordWrong);
       const passwordHash = await hash(input.newPassword);
       await db.transaction(async (tx) => {
-        await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
-        await voidResetLinks(tx, user.id);
+        await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, session.userId));
+        await voidResetLinks(tx, session.userId);
       });
       // A stolen token must not outlive the password it was issued under.
-      await sessions.revokeAllFor(user.id, { except: session.sessionId });
+      await sessions.revokeAllFor(session.userId, { except: session.sessionId });
     },
 
     async updateSettings(session: Session, input: z.output<typeof userSettingsSchema>): Promise<User> {

@@ -1,5 +1,6 @@
 import {
   changePasswordSchema,
+  confirmEmailSchema,
   forgotPasswordSchema,
   profileSchema,
   setPasswordByTokenSchema,
@@ -23,6 +24,7 @@ const limits = {
   login: { ip: { max: 30, window: MINUTE } },
   forgotPassword: { ip: { max: 10, window: MINUTE }, email: { max: 5, window: 60 * MINUTE } },
   setPassword: { ip: { max: 10, window: MINUTE }, email: { max: 10, window: 60 * MINUTE } },
+  confirmEmail: { ip: { max: 10, window: MINUTE } },
   emailExists: { ip: { max: 30, window: MINUTE }, email: { max: 20, window: MINUTE } },
 };
 
@@ -91,6 +93,12 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
       return answer(true);
     },
   );
+
+  // Public: opened from the link mailed to the new address, signed in or not.
+  app.post('/Users/confirm-email', { schema: { tags, body: confirmEmailSchema }, config: perIp(limits.confirmEmail.ip) }, async (request) => {
+    await users.confirmEmail(request.body.token);
+    return answer(true);
+  });
 
   app.get('/Users/token-login', { schema: { tags }, config: { auth: 'signedIn' } }, async (request) =>
     answer(await users.tokenLogin(sessionOf(request))),

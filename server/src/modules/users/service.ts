@@ -8,6 +8,7 @@ import { users } from '../../db/schema.js';
 import { conflict, forbidden } from '../../errors.js';
 import type { Session, SessionService } from '../../plugins/auth.js';
 import { abandonedSignUp, byEmail, createAccounts, holdsNothing } from './accounts.js';
+import { createEmailChange } from './emailChange.js';
 import { createPasswordReset } from './passwordReset.js';
 import { createProfile } from './profile.js';
 import { createSignIn } from './signIn.js';
@@ -43,6 +44,7 @@ export function createUserService(deps: {
     ...createPasswordReset(deps, accounts),
     ...createSignIn(deps, accounts),
     ...createProfile(deps, accounts),
+    ...createEmailChange(deps, accounts),
 
     async signUp(input: SignUpInput): Promise<AuthResult> {
       const values = {
