@@ -299,6 +299,22 @@ describe('POST Users/ChangeUserPassword', () => {
     expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: input.email, password: input.password } })).status).toBe(200);
   });
 
+  it('counts wrong current passwords like failed sign-ins, for the password and the e-mail alike', async () => {
+    const { token, user, input } = await signUpOwner(ctx.app);
+    const wrong = { currentPassword: 'Wrong#Pass1', newPassword: 'Fresh#Pass9', confirmPassword: 'Fresh#Pass9' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await call(ctx.app, 'POST', 'Users/ChangeUserPassword', { token, body: wrong, ip: '10.30.0.1' })).status);
+    expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    const email = await call(ctx.app, 'PUT', `Users/${user.id}`, {
+      token,
+      body: { ...profile(uniqueEmail()), currentPassword: input.password },
+      ip: '10.30.0.1',
+    });
+    expect(email.status).toBe(429);
+    expect(email.body.errors).toEqual([messages.tooManyRequests]);
+  });
+
   it('needs a token', async () => {
     expect((await call(ctx.app, 'POST', 'Users/ChangeUserPassword', { body: {} })).status).toBe(401);
   });

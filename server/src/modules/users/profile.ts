@@ -1,4 +1,4 @@
-import { hash, verify } from '@node-rs/argon2';
+import { hash } from '@node-rs/argon2';
 import { isSameEmail, messages, normalisePhone, type ChangePasswordInput, type User } from '@petreg/contract';
 import type { profileSchema, userSettingsSchema } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
@@ -13,17 +13,20 @@ import { mayActFor, type Session, type SessionService } from '../../plugins/auth
 import type { Accounts } from './accounts.js';
 import { requestEmailChange } from './emailChange.js';
 import { voidResetLinks } from './passwordReset.js';
+import type { PasswordCheck } from './signIn.js';
 
 export function createProfile(
   deps: { db: Database; sessions: SessionService; storage: FileStorage; publicUrl: string },
   accounts: Accounts,
+  checkPassword: PasswordCheck,
 ) {
   const { db, sessions, storage } = deps;
   const { forget, loadUser } = accounts;
 
-  async function passwordMatches(userId: number, password: string) {
-    const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
-    return Boolean(user?.passwordHash && (await verify(user.passwordHash, password)));
+  /** Asked before a change a stolen session alone must not make; guesses count like sign-ins. */
+  async function passwordMatches(userId: number, password: string, address: string) {
+    const [user] = await db.select({ id: users.id, email: users.email, passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+    return user ? checkPassword(user.email, user, password, address) : false;
   }
 
   return {
@@ -31,7 +34,7 @@ export function createProfile(
      * Saves the profile. A new e-mail takes effect only once the link mailed to it is followed, and
      * asking for it takes the signed-in person's current password; a change of letter case is the same address.
      */
-    async updateProfile(session: Session, id: number, input: z.output<typeof profileSchema>): Promise<User> {
+    async updateProfile(session: Session, id: number, input: z.output<typeof profileSchema>, address: string): Promise<User> {
       if (!mayActFor(session, id)) throw forbidden(messages.forbidden);
       const [current] = await db.select().from(users).where(eq(users.id, id));
       if (!current) throw notFound(messages.notFound);
@@ -39,11 +42,15 @@ export function createProfile(
       const newEmail = isSameEmail(email, current.email) ? null : email;
       if (newEmail) {
         if (!currentPassword) throw badRequest(messages.currentPasswordRequired);
-        if (!(await passwordMatches(session.userId, currentPassword))) throw badRequest(messages.currentPasswordWrong);
+        if (!(await passwordMatches(session.userId, currentPassword, address))) throw badRequest(messages.currentPasswordWrong);
         const holder = await accounts.findByEmail(newEmail);
         if (holder) throw conflict(messages.emailTaken);
       }
-      const saved = { ...fields, email: newEmail ? current.email : email, phoneNumber: fields.phoneNumber ? normalisePhone(fields.phoneNumber) : null };
+      const saved = {
+        ...fields,
+        email: newEmail ? current.email : email,
+        phoneNumber: fields.phoneNumber ? normalisePhone(fields.phoneNumber) : null,
+      };
       const photo = sentPhoto === undefined ? current.photo : await resolveImageField(storage, imageFolders.users, sentPhoto, current.photo);
       try {
         await db.transaction(async (tx) => {
@@ -67,8 +74,8 @@ export function createProfile(
       return isStoredImageName(name) ? storage.get(imageFolders.users, name) : null;
     },
 
-    async changePassword(session: Session, input: ChangePasswordInput): Promise<void> {
-      if (!(await passwordMatches(session.userId, input.currentPassword))) throw badRequest(messages.currentPasswordWrong);
+    async changePassword(session: Session, input: ChangePasswordInput, address: string): Promise<void> {
+      if (!(await passwordMatches(session.userId, input.currentPassword, address))) throw badRequest(messages.currentPasswordWrong);
       const passwordHash = await hash(input.newPassword);
       await db.transaction(async (tx) => {
         await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, session.userId));

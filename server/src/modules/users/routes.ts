@@ -115,11 +115,11 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
       config: { auth: 'signedIn' },
       bodyLimit: withImageBodyLimit,
     },
-    async (request) => answer(await users.updateProfile(sessionOf(request), request.params.id, request.body)),
+    async (request) => answer(await users.updateProfile(sessionOf(request), request.params.id, request.body, request.ip)),
   );
 
   app.post('/Users/ChangeUserPassword', { schema: { tags, body: changePasswordSchema }, config: { auth: 'signedIn' } }, async (request) => {
-    await users.changePassword(sessionOf(request), request.body);
+    await users.changePassword(sessionOf(request), request.body, request.ip);
     return answer(true);
   });
 

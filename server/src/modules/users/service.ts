@@ -11,7 +11,7 @@ import { abandonedSignUp, byEmail, createAccounts, holdsNothing } from './accoun
 import { createEmailChange } from './emailChange.js';
 import { createPasswordReset } from './passwordReset.js';
 import { createProfile } from './profile.js';
-import { createSignIn } from './signIn.js';
+import { createPasswordCheck, createSignIn } from './signIn.js';
 
 /** A profile from a sign-in provider, already verified on the server. */
 export interface VerifiedSocialProfile {
@@ -36,14 +36,15 @@ export function createUserService(deps: {
 }) {
   const { db, sessions } = deps;
   const accounts = createAccounts(deps);
+  const checkPassword = createPasswordCheck(deps);
   const { loadUser, forget, authResult, findByEmail } = accounts;
 
   return {
     loadUser,
     forget,
     ...createPasswordReset(deps, accounts),
-    ...createSignIn(deps, accounts),
-    ...createProfile(deps, accounts),
+    ...createSignIn(accounts, checkPassword),
+    ...createProfile(deps, accounts, checkPassword),
     ...createEmailChange(deps, accounts),
 
     async signUp(input: SignUpInput): Promise<AuthResult> {

@@ -18,12 +18,15 @@ const KNOWN_ADDRESS_MS = 90 * 24 * 3600_000;
 /** Verifying against this keeps a login for an unknown e-mail as slow as one for a known e-mail. */
 const unknownUserHash = hash(randomBytes(16).toString('hex'));
 
+export type PasswordCheck = ReturnType<typeof createPasswordCheck>;
+
 /**
- * Sign-in with e-mail and password, slowed per account and per (account, address) with counters
- * in PostgreSQL (OWASP ASVS 2.2.1). The account-wide limit does not apply to an address the
- * owner signed in from before, so a stranger's guesses never lock the owner out.
+ * Every check of an account's password (sign-in, and the current password a profile change asks
+ * for), slowed per account and per (account, address) with counters in PostgreSQL (OWASP ASVS
+ * 2.2.1). The account-wide limit does not apply to an address the owner signed in from before,
+ * so a stranger's guesses never lock the owner out.
  */
-export function createSignIn(deps: { db: Database; secret: string }, accounts: Accounts) {
+export function createPasswordCheck(deps: { db: Database; secret: string }) {
   const { db } = deps;
   const keyed = (...parts: string[]) => createHmac('sha256', deps.secret).update(['sign-in', ...parts].join('\n')).digest('hex');
 
@@ -73,25 +76,39 @@ export function createSignIn(deps: { db: Database; secret: string }, accounts: A
     });
   }
 
+  /** Answers whether the password is the account's (undefined for an unknown e-mail); 429 over a limit. */
+  return async function checkPassword(
+    email: string,
+    account: { id: number; passwordHash: string | null } | undefined,
+    password: string,
+    address: string,
+  ): Promise<boolean> {
+    const now = new Date();
+    const name = email.toLowerCase();
+    const accountKey = keyed('account', name);
+    const pairKey = keyed('pair', name, address);
+    const addressHash = keyed('address', address);
+    // Counted before the password is checked, so parallel guesses cannot slip past the limit.
+    const [accountAttempts, pairAttempts] = [await count(accountKey, now), await count(pairKey, now)];
+    const tooMany =
+      pairAttempts > PER_ADDRESS_MAX ||
+      (accountAttempts > PER_ACCOUNT_MAX && !(account && (await isKnownAddress(account.id, addressHash, now))));
+    if (tooMany) throw new AppError(429, [messages.tooManyRequests]);
+
+    const matches = await verify(account?.passwordHash ?? (await unknownUserHash), password);
+    if (!account || !matches) return false;
+    await succeeded(account.id, accountKey, pairKey, addressHash, now);
+    return true;
+  };
+}
+
+/** Sign-in with e-mail and password. */
+export function createSignIn(accounts: Accounts, checkPassword: PasswordCheck) {
   return {
     async login(email: string, password: string, remember: boolean, address: string): Promise<AuthResult> {
-      const now = new Date();
-      const account = email.toLowerCase();
-      const accountKey = keyed('account', account);
-      const pairKey = keyed('pair', account, address);
-      const addressHash = keyed('address', address);
-      // Counted before the password is checked, so parallel guesses cannot slip past the limit.
-      const [accountAttempts, pairAttempts] = [await count(accountKey, now), await count(pairKey, now)];
       const user = await accounts.findByEmail(email);
-      const tooMany =
-        pairAttempts > PER_ADDRESS_MAX ||
-        (accountAttempts > PER_ACCOUNT_MAX && !(user && (await isKnownAddress(user.id, addressHash, now))));
-      if (tooMany) throw new AppError(429, [messages.tooManyRequests]);
-
-      const matches = await verify(user?.passwordHash ?? (await unknownUserHash), password);
-      if (!user || !matches) throw badRequest(messages.invalidCredentials);
+      if (!(await checkPassword(email, user, password, address)) || !user) throw badRequest(messages.invalidCredentials);
       if (!user.isActive) throw forbidden(messages.accountDeactivated);
-      await succeeded(user.id, accountKey, pairKey, addressHash, now);
       return accounts.authResult(user.id, remember);
     },
   };
