@@ -101,6 +101,41 @@ test.describe('[ACCOUNTS]', () => {
     await expect(page.getByRole('alert').filter({ hasText: 'This password reset link is invalid or has expired.' })).toBeVisible();
   });
 
+  test('an owner changes the e-mail through the link mailed to the new address', async ({ page, request }) => {
+    const owner = await createOwner(request, 'Quinn');
+    const newEmail = uniqueEmail('moved');
+    await page.goto('/sign-in');
+    await signIn(page, owner.email, owner.password);
+    await expect(page.getByRole('button', { name: /^Hi, / })).toBeVisible();
+    await page.goto('/client/profile');
+    const card = page.getByRole('region', { name: 'Your Profile' });
+    const email = card.getByLabel('Email', { exact: true });
+    await card.getByRole('button', { name: 'Edit' }).click();
+    await card.getByLabel('Email notifications').check();
+    await expect(card.getByLabel('Current Password')).toHaveCount(0);
+    await email.fill(newEmail);
+    await card.getByRole('button', { name: 'Save' }).click();
+    await expect(card.getByText('Enter your current password to change your email')).toBeVisible();
+    await card.getByLabel('Current Password').fill(owner.password);
+    await card.getByRole('button', { name: 'Save' }).click();
+    await expect(card.getByText('We sent a confirmation link to your new email address. Your email changes when you open it.')).toBeVisible();
+    // The old address stays until the new one is confirmed.
+    await expect(email).toHaveValue(owner.email);
+
+    const mail = await lastMailTo(newEmail);
+    const link = mail.text!.match(/http:\/\/\S+/)![0];
+    await page.goto(link.replace(/^http:\/\/localhost:\d+/, ''));
+    await expect(page.getByText('Your email address has been changed.')).toBeVisible();
+    await page.getByRole('link', { name: 'Go to your profile' }).click();
+    await expect(page.getByRole('region', { name: 'Your Profile' }).getByLabel('Email', { exact: true })).toHaveValue(newEmail);
+    expect((await lastMailTo(owner.email)).subject).toBe('Your email address was changed');
+
+    await page.evaluate(() => localStorage.clear());
+    await page.goto('/sign-in');
+    await signIn(page, newEmail, owner.password);
+    await expect(page.getByRole('button', { name: `Hi, ${owner.firstName} ${owner.lastName}` })).toBeVisible();
+  });
+
   test('an owner cannot open an administrator page', async ({ page, request }) => {
     const owner = await createOwner(request);
     await page.goto('/sign-in');

@@ -119,7 +119,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   const storage = deps.storage ?? createDiskStorage(join(config.dataDir, 'uploads'));
-  const users = createUserService({ db: database.db, mailer: deps.mailer, sessions: app.sessions, storage, publicUrl: config.publicUrl });
+  const users = createUserService({
+    db: database.db,
+    mailer: deps.mailer,
+    sessions: app.sessions,
+    storage,
+    publicUrl: config.publicUrl,
+    secret: deps.jwtSecret,
+  });
   const utilities = createUtilityService({ database, config });
   const pets = createPetService({ db: database.db, storage });
   const contacts = createContactService({ db: database.db });

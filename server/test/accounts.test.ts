@@ -1,7 +1,11 @@
 import { messages, type AuthResult, type User } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../src/db/schema.js';
+import { createMailer } from '../src/adapters/mail/index.js';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { knownSignInAddresses, signInAttempts, users } from '../src/db/schema.js';
+import { sweepSignInAttempts } from '../src/modules/users/signIn.js';
 import { call, createTestApp, registerPet, signUpOwner, uniqueEmail, validSignUp, type TestContext } from './helpers.js';
 
 let ctx: TestContext;
@@ -106,21 +110,80 @@ describe('POST Users/login', () => {
     expect(body.errors).toEqual([messages.accountDeactivated]);
   });
 
-  it('limits attempts per e-mail, from any address', async () => {
+  const login = (email: string, password: string, ip: string, app = ctx.app) => call(app, 'POST', 'Users/login', { body: { email, password }, ip });
+
+  it('slows a stranger guessing one account from many addresses', async () => {
     const { input } = await signUpOwner(ctx.app);
-    for (let i = 0; i < 10; i++) {
-      const attempt = await call(ctx.app, 'POST', 'Users/login', {
-        body: { email: input.email, password: 'Wrong#123' },
-        ip: `10.1.0.${i}`,
-      });
-      expect(attempt.status).toBe(400);
-    }
-    const blocked = await call(ctx.app, 'POST', 'Users/login', {
-      body: { email: input.email, password: input.password },
-      ip: '10.1.1.1',
-    });
+    for (let i = 0; i < 10; i++) expect((await login(input.email, 'Wrong#123', `10.1.0.${i}`)).status).toBe(400);
+    // Even the right password waits out the window from an address the account never signed in from.
+    const blocked = await login(input.email, input.password, '10.1.1.1');
     expect(blocked.status).toBe(429);
     expect(blocked.body.errors).toEqual([messages.tooManyRequests]);
+  });
+
+  it('slows guessing on an unknown e-mail the same way', async () => {
+    const email = uniqueEmail();
+    for (let i = 0; i < 10; i++) expect((await login(email, 'Wrong#123', `10.1.2.${i}`)).status).toBe(400);
+    expect((await login(email, 'Wrong#123', '10.1.3.1')).status).toBe(429);
+  });
+
+  it("never locks the owner out: a stranger's failures elsewhere leave the owner's own address open", async () => {
+    const { input } = await signUpOwner(ctx.app);
+    expect((await login(input.email, input.password, '10.20.0.1')).status).toBe(200);
+    const stranger: number[] = [];
+    for (let i = 0; i < 15; i++) stranger.push((await login(input.email, 'Wrong#123', `10.21.0.${i}`)).status);
+    expect(stranger.slice(0, 10).every((s) => s === 400)).toBe(true);
+    expect(stranger.slice(10).every((s) => s === 429)).toBe(true);
+    expect((await login(input.email, input.password, '10.20.0.1')).status).toBe(200);
+    // The owner's sign-in is no free guess for the stranger.
+    expect((await login(input.email, input.password, '10.21.1.1')).status).toBe(429);
+  });
+
+  it('limits guesses on one account from one address, even a known one', async () => {
+    const { input } = await signUpOwner(ctx.app);
+    expect((await login(input.email, input.password, '10.22.0.1')).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await login(input.email, 'Wrong#123', '10.22.0.1')).status).toBe(400);
+    expect((await login(input.email, input.password, '10.22.0.1')).status).toBe(429);
+    // Another account from the same address is not affected.
+    const other = await signUpOwner(ctx.app);
+    expect((await login(other.input.email, other.input.password, '10.22.0.1')).status).toBe(200);
+  });
+
+  it('keeps the counts in the database, shared by every instance', async () => {
+    const { input } = await signUpOwner(ctx.app);
+    for (let i = 0; i < 10; i++) expect((await login(input.email, 'Wrong#123', `10.23.0.${i}`)).status).toBe(400);
+    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: ctx.outboxDir });
+    const second = await buildApp({
+      config,
+      database: ctx.database,
+      mailer: createMailer({ from: config.mailFrom, outboxDir: ctx.outboxDir }),
+      jwtSecret: 'test-secret-test-secret-test-secret!',
+      webRoot: '/nonexistent',
+    });
+    try {
+      expect((await login(input.email, input.password, '10.23.1.1', second)).status).toBe(429);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('stores no e-mail or address in clear in the counters', async () => {
+    const { input } = await signUpOwner(ctx.app);
+    await login(input.email, 'Wrong#123', '10.24.0.1');
+    await login(input.email, input.password, '10.24.0.2');
+    const rows = JSON.stringify([
+      await ctx.database.db.select().from(signInAttempts),
+      await ctx.database.db.select().from(knownSignInAddresses),
+    ]);
+    expect(rows).not.toContain(input.email);
+    expect(rows).not.toContain('10.24.0.');
+  });
+
+  it('forgets counters whose window is over', async () => {
+    await login(uniqueEmail(), 'Wrong#123', '10.25.0.1');
+    expect((await ctx.database.db.select().from(signInAttempts)).length).toBeGreaterThan(0);
+    await sweepSignInAttempts(ctx.database.db, new Date(Date.now() + 16 * 60_000));
+    expect(await ctx.database.db.select().from(signInAttempts)).toEqual([]);
   });
 
   it('limits attempts per IP address, whatever the e-mail', async () => {
@@ -138,10 +201,10 @@ describe('POST Users/login', () => {
 });
 
 describe('GET Users/email-exists', () => {
-  it('answers the id for a taken e-mail and null for a free one', async () => {
-    const { user, input } = await signUpOwner(ctx.app);
-    const taken = await call<{ id: number }>(ctx.app, 'GET', `Users/email-exists/?email=${encodeURIComponent(input.email)}`);
-    expect(taken.body.result).toEqual({ id: user.id });
+  it('answers result.id for a taken e-mail, without the account id, and null for a free one', async () => {
+    const { input } = await signUpOwner(ctx.app);
+    const taken = await call(ctx.app, 'GET', `Users/email-exists/?email=${encodeURIComponent(input.email)}`);
+    expect(taken.body.result).toEqual({ id: true });
     const free = await call(ctx.app, 'GET', `Users/email-exists/?email=${encodeURIComponent(uniqueEmail())}`);
     expect(free.status).toBe(200);
     expect(free.body.result).toBeNull();

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { messages } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +75,49 @@ describe('forgot and reset password', () => {
     });
     expect(status).toBe(400);
     expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: other.input.email, password: other.input.password } })).status).toBe(200);
+  });
+
+  /** Sets the new password with a code and answers the status. */
+  const resetWith = async (email: string, code: string, password = 'Brand#New1') =>
+    (await call(ctx.app, 'POST', 'Users/set-password-by-token', { body: { email, token: code, password } })).status;
+
+  /** An outstanding link the owner asked for earlier, written straight into the database. */
+  async function earlierLink(userId: number): Promise<string> {
+    const code = randomBytes(32).toString('base64url');
+    await ctx.database.db.insert(passwordResetTokens).values({
+      userId,
+      tokenHash: createHash('sha256').update(code).digest('hex'),
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
+    return code;
+  }
+
+  it('voids the earlier links when a new one is sent', async () => {
+    const { input } = await signUpOwner(ctx.app);
+    const first = await requestResetCode(input.email);
+    const second = await requestResetCode(input.email);
+    expect(await resetWith(input.email, first)).toBe(400);
+    expect(await resetWith(input.email, second)).toBe(200);
+  });
+
+  it('voids the other links when a reset completes', async () => {
+    const { input, user } = await signUpOwner(ctx.app);
+    const mailed = await requestResetCode(input.email);
+    const other = await earlierLink(user.id);
+    expect(await resetWith(input.email, mailed)).toBe(200);
+    expect(await resetWith(input.email, other, 'Other#Pass2')).toBe(400);
+  });
+
+  it('voids every link when the password is changed', async () => {
+    const { input, token } = await signUpOwner(ctx.app);
+    const code = await requestResetCode(input.email);
+    const changed = await call(ctx.app, 'POST', 'Users/ChangeUserPassword', {
+      token,
+      body: { currentPassword: input.password, newPassword: 'Fresh#Pass9', confirmPassword: 'Fresh#Pass9' },
+    });
+    expect(changed.status).toBe(200);
+    expect(await resetWith(input.email, code)).toBe(400);
+    expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: input.email, password: 'Fresh#Pass9' } })).status).toBe(200);
   });
 
   it('enforces the password rule on the new password', async () => {

@@ -2,9 +2,9 @@ import { messages, type AuthResult, type User } from '@petreg/contract';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, users } from '../src/db/schema.js';
+import { auditLog, emailChanges, mailOutbox, users } from '../src/db/schema.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
-import { call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
+import { call, createTestApp, signUpOwner, uniqueEmail, type TestContext } from './helpers.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -76,7 +76,10 @@ describe('PUT Users/{id}', () => {
   it('refuses an e-mail that another account has', async () => {
     const owner = await signUpOwner(ctx.app);
     const other = await signUpOwner(ctx.app);
-    const { status, body } = await call(ctx.app, 'PUT', `Users/${owner.user.id}`, { token: owner.token, body: profile(other.input.email) });
+    const { status, body } = await call(ctx.app, 'PUT', `Users/${owner.user.id}`, {
+      token: owner.token,
+      body: { ...profile(other.input.email), currentPassword: owner.input.password },
+    });
     expect(status).toBe(409);
     expect(body.errors).toEqual([messages.emailTaken]);
   });
@@ -97,6 +100,112 @@ describe('PUT Users/{id}', () => {
     expect(entry).toMatchObject({ actorUserId: admin.body.result!.user.id, action: 'update', entity: 'user' });
     expect(entry!.before).toMatchObject({ firstName: 'Jamie' });
     expect(entry!.before).not.toHaveProperty('passwordHash');
+  });
+});
+
+describe('changing the e-mail', () => {
+  /** The link in the newest confirmation e-mail the outbox holds for the address, and its token. */
+  async function confirmationLink(email: string) {
+    const mails = await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email)).orderBy(mailOutbox.id);
+    const link = new URL(mails.at(-1)!.text.match(/https?:\/\/\S+/)![0]);
+    expect(link.pathname).toBe('/confirm-email');
+    return link.searchParams.get('token')!;
+  }
+
+  const confirm = (token: string) => call(ctx.app, 'POST', 'Users/confirm-email', { body: { token } });
+  const currentEmail = async (token: string) => (await call<User>(ctx.app, 'GET', 'Users/current-user', { token })).body.result!.data.email;
+
+  async function requestChange(owner: Awaited<ReturnType<typeof signUpOwner>>, newEmail: string) {
+    const answer = await call<User>(ctx.app, 'PUT', `Users/${owner.user.id}`, {
+      token: owner.token,
+      body: { ...profile(newEmail), currentPassword: owner.input.password },
+    });
+    expect(answer.status).toBe(200);
+    return answer;
+  }
+
+  it.each([
+    [undefined, messages.currentPasswordRequired],
+    ['Wrong#Pass1', messages.currentPasswordWrong],
+  ])('asks for the current password (%s) and changes nothing', async (currentPassword, message) => {
+    const owner = await signUpOwner(ctx.app);
+    const newEmail = uniqueEmail();
+    const { status, body } = await call(ctx.app, 'PUT', `Users/${owner.user.id}`, { token: owner.token, body: { ...profile(newEmail), currentPassword } });
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([message]);
+    expect(await currentEmail(owner.token)).toBe(owner.input.email);
+    expect(await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, newEmail))).toEqual([]);
+  });
+
+  it('takes effect only when the link mailed to the new address is followed, and tells the old address', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const newEmail = uniqueEmail();
+    const saved = await requestChange(owner, newEmail);
+    expect(saved.body.result!.data).toMatchObject({ email: owner.input.email, firstName: 'Morgan' });
+    expect(await currentEmail(owner.token)).toBe(owner.input.email);
+
+    const token = await confirmationLink(newEmail);
+    const [row] = await ctx.database.db.select().from(emailChanges).where(eq(emailChanges.userId, owner.user.id));
+    expect(row!.tokenHash).not.toContain(token);
+    const confirmed = await confirm(token);
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.result).toBe(true);
+    expect(await currentEmail(owner.token)).toBe(newEmail);
+    expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: newEmail, password: owner.input.password } })).status).toBe(200);
+    expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: owner.input.email, password: owner.input.password } })).status).toBe(400);
+    const [notice] = await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, owner.input.email));
+    expect(notice!.text).toContain(newEmail);
+
+    const again = await confirm(token);
+    expect(again.status).toBe(400);
+    expect(again.body.errors).toEqual([messages.emailChangeLinkInvalid]);
+  });
+
+  it('honours only the newest link', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const first = uniqueEmail();
+    await requestChange(owner, first);
+    const firstToken = await confirmationLink(first);
+    const second = uniqueEmail();
+    await requestChange(owner, second);
+    expect((await confirm(firstToken)).status).toBe(400);
+    expect((await confirm(await confirmationLink(second))).status).toBe(200);
+    expect(await currentEmail(owner.token)).toBe(second);
+  });
+
+  it('refuses an expired link', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const newEmail = uniqueEmail();
+    await requestChange(owner, newEmail);
+    await ctx.database.db.update(emailChanges).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(emailChanges.userId, owner.user.id));
+    const { status, body } = await confirm(await confirmationLink(newEmail));
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([messages.emailChangeLinkInvalid]);
+    expect(await currentEmail(owner.token)).toBe(owner.input.email);
+  });
+
+  it('refuses the link when another account took the address in the meantime', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const newEmail = uniqueEmail();
+    await requestChange(owner, newEmail);
+    await signUpOwner(ctx.app, { email: newEmail });
+    const { status, body } = await confirm(await confirmationLink(newEmail));
+    expect(status).toBe(409);
+    expect(body.errors).toEqual([messages.emailTaken]);
+    expect(await currentEmail(owner.token)).toBe(owner.input.email);
+  });
+
+  it('saves a change of letter case at once, without a password', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const { status, body } = await call<User>(ctx.app, 'PUT', `Users/${owner.user.id}`, { token: owner.token, body: profile(owner.input.email.toUpperCase()) });
+    expect(status).toBe(200);
+    expect(body.result!.data.email).toBe(owner.input.email.toUpperCase());
+  });
+
+  it('validates the token', async () => {
+    const { status, body } = await confirm('');
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([messages.emailChangeLinkInvalid]);
   });
 });
 
@@ -188,6 +297,22 @@ describe('POST Users/ChangeUserPassword', () => {
     expect(status).toBe(400);
     expect(body.errors).toEqual([messages.currentPasswordWrong]);
     expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: input.email, password: input.password } })).status).toBe(200);
+  });
+
+  it('counts wrong current passwords like failed sign-ins, for the password and the e-mail alike', async () => {
+    const { token, user, input } = await signUpOwner(ctx.app);
+    const wrong = { currentPassword: 'Wrong#Pass1', newPassword: 'Fresh#Pass9', confirmPassword: 'Fresh#Pass9' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await call(ctx.app, 'POST', 'Users/ChangeUserPassword', { token, body: wrong, ip: '10.30.0.1' })).status);
+    expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    const email = await call(ctx.app, 'PUT', `Users/${user.id}`, {
+      token,
+      body: { ...profile(uniqueEmail()), currentPassword: input.password },
+      ip: '10.30.0.1',
+    });
+    expect(email.status).toBe(429);
+    expect(email.body.errors).toEqual([messages.tooManyRequests]);
   });
 
   it('needs a token', async () => {

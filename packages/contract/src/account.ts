@@ -127,8 +127,25 @@ export const profileSchema = z.object({
   notifyBySms: z.boolean().default(false),
   /** A data URL for a new photo, the stored name to keep it, empty to remove it; absent keeps it. */
   photo: z.string().max(15_000_000).nullish(),
+  /** Required when the e-mail changes: a stolen session alone must not move the account to another address. */
+  currentPassword: z.string().max(limits.passwordMax, { error: messages.passwordTooLong }).optional(),
 });
 export type ProfileInput = z.input<typeof profileSchema>;
+
+/** E-mails are one account's whatever their letter case. */
+export const isSameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** The profile form of an account whose e-mail is `currentEmail`: a new e-mail asks for the password. */
+export const profileFormSchema = (currentEmail: string) =>
+  profileSchema.refine((v) => isSameEmail(v.email, currentEmail) || Boolean(v.currentPassword), {
+    error: messages.currentPasswordRequired,
+    path: ['currentPassword'],
+  });
+
+/** `POST Users/confirm-email`: the token of the link mailed to the new address. */
+export const confirmEmailSchema = z.object({
+  token: z.string().trim().min(1, { error: messages.emailChangeLinkInvalid }).max(200, { error: messages.emailChangeLinkInvalid }),
+});
 
 /** `POST api/auth/user/update`: the user's own UI settings and shortcuts. */
 export const userSettingsSchema = z.object({

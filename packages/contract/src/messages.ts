@@ -92,5 +92,9 @@ export const messages = {
   testCardsOnly: 'This portal takes test payments only: use card 4242 4242 4242 4242.',
   webhookSignatureInvalid: 'Invalid webhook signature',
   socialEmailMissing: 'Your account did not share an email address, which we need to sign you in.',
+  currentPasswordRequired: 'Enter your current password to change your email',
+  emailChangeSent: 'We sent a confirmation link to your new email address. Your email changes when you open it.',
+  emailChanged: 'Your email address has been changed.',
+  emailChangeLinkInvalid: 'This email confirmation link is invalid or has expired.',
 } as const;
 

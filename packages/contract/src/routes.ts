@@ -10,6 +10,8 @@ export const paths = {
   signOut: '/sign-out',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
+  /** Opened from the link mailed to a new e-mail address; read with `?token=`. */
+  confirmEmail: '/confirm-email',
   petRegister: '/pet-register',
   healthcheck: '/healthcheck',
   microchipLookup: '/microchip-lookup',

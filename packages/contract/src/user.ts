@@ -41,6 +41,12 @@ export interface AuthResult {
   token: string;
 }
 
+/**
+ * `GET Users/email-exists`: `{ id: true }` when an account uses the e-mail (the spec reads
+ * `result.id`), null when it is free. Never the account's id, which would help enumerate accounts.
+ */
+export type EmailExists = { id: true } | null;
+
 export interface NamedItem {
   id: number;
   name: string;

@@ -84,6 +84,47 @@ export const passwordResetTokens = pgTable(
   (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
 );
 
+/**
+ * Sign-in attempts per account and per (account, address), counted in fixed windows in the
+ * database so every instance sees them. A successful sign-in takes its attempt back. Keys are
+ * keyed hashes: the table holds no e-mail or address in clear.
+ */
+export const signInAttempts = pgTable(
+  'sign_in_attempts',
+  {
+    key: text('key').primaryKey(),
+    attempts: integer('attempts').notNull(),
+    windowStartedAt: timestamptz('window_started_at').notNull(),
+  },
+  (t) => [index('sign_in_attempts_window_idx').on(t.windowStartedAt)],
+);
+
+/** Addresses (keyed hashes) an account signed in from with its password: a stranger's failures elsewhere never lock them out. */
+export const knownSignInAddresses = pgTable(
+  'known_sign_in_addresses',
+  {
+    userId: integer('user_id').notNull().references(() => users.id),
+    addressHash: text('address_hash').notNull(),
+    lastSignInAt: timestamptz('last_sign_in_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.addressHash] })],
+);
+
+/** A new e-mail for an account, taking effect when the link mailed to it is followed; only the token's hash is kept. */
+export const emailChanges = pgTable(
+  'email_changes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id),
+    newEmail: text('new_email').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    usedAt: timestamptz('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('email_changes_user_idx').on(t.userId)],
+);
+
 export const species = pgTable('species', {
   id: serial('id').primaryKey(),
   name: text('name').notNull().unique(),

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Mailer } from '../adapters/mail/index.js';
 import type { Database } from '../db/client.js';
 import { loggable } from '../errors.js';
+import { sweepSignInAttempts } from '../modules/users/signIn.js';
 import { sendDueMail } from './outbox.js';
 
 const OUTBOX_EVERY_MS = 5000;
@@ -22,6 +23,7 @@ export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer):
   const sweep = run('expiry sweep', async () => {
     const expired = await app.payments.expireLapsedRegistrations();
     if (expired) app.log.info(`expiry sweep: ${expired} yearly registrations lapsed`);
+    await sweepSignInAttempts(db);
   });
   sweep();
   const timers = [

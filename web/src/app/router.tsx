@@ -18,6 +18,7 @@ import { CheckoutPage } from '../features/payments/CheckoutPage';
 import { PaymentCompletePage } from '../features/payments/PaymentCompletePage';
 import { ClientPetCheckoutPage, PetSubscriptionPage } from '../features/payments/PlanSelectionPage';
 import { PerksPage } from '../features/perks/PerksPage';
+import { ConfirmEmailPage } from '../features/profile/ConfirmEmailPage';
 import { ProfilePage } from '../features/profile/ProfilePage';
 import { HealthCheckPage } from '../features/public/HealthCheckPage';
 import { LegalPage } from '../features/public/LegalPage';
@@ -74,6 +75,8 @@ export const router = createBrowserRouter([
   },
   { path: paths.signOut, element: <SignOutPage /> },
   { path: paths.healthcheck, element: <HealthCheckPage /> },
+  // Opened from the link mailed to a new e-mail address, signed in or not.
+  { path: paths.confirmEmail, element: <ConfirmEmailPage /> },
   // Spec 4: the access guard always lets these through, signed in or not.
   { path: paths.microchipLookup, element: <MicrochipLookupPage /> },
   { path: `${paths.petProfiles}/:id?`, element: <PetProfilePage /> },

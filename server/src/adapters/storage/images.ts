@@ -61,3 +61,13 @@ export async function resolveImageField(
   if (sent === current) return current;
   throw badRequest(messages.onlyImages);
 }
+
+/**
+ * Deletes the stored image `file` unless it is the one the row now names. Called once a change is
+ * decided: after the commit with the replaced image, or after a failure with the newly stored one.
+ * Never before the commit, so a failed change keeps the image its row still names. A file that
+ * cannot be deleted stays as an unused orphan rather than failing a change that already happened.
+ */
+export async function discardImage(storage: FileStorage, folder: string, file: string | null, named: string | null) {
+  if (file && file !== named) await storage.delete(folder, file).catch(() => undefined);
+}

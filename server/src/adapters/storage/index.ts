@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Where uploaded files live: a folder by default, an S3-compatible bucket in production. */
@@ -6,6 +6,8 @@ export interface FileStorage {
   put(folder: string, name: string, content: Buffer): Promise<void>;
   /** The file's content, or null when there is no such file. */
   get(folder: string, name: string): Promise<Buffer | null>;
+  /** Removes the file; a file that is already gone is no error. */
+  delete(folder: string, name: string): Promise<void>;
 }
 
 /** Files under `root/<folder>/<name>`, written to a temporary name first so a reader never sees half a file. */
@@ -25,6 +27,9 @@ export function createDiskStorage(root: string): FileStorage {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;
       }
+    },
+    async delete(folder, name) {
+      await rm(join(root, folder, name), { force: true });
     },
   };
 }

@@ -19,7 +19,7 @@ import { isAdministrator, type Session } from '../../plugins/auth.js';
 import { cancelOpenCheckouts } from '../payments/shared.js';
 import { createShortLink } from '../public/shortLinks.js';
 import { findOwnedPet } from './ownership.js';
-import { imageFolders, imageUrl, isStoredImageName, resolveImageField } from '../../adapters/storage/images.js';
+import { discardImage, imageFolders, imageUrl, isStoredImageName, resolveImageField } from '../../adapters/storage/images.js';
 
 type PetRow = typeof pets.$inferSelect;
 type ChipRow = typeof chips.$inferSelect;
@@ -215,9 +215,11 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
           }
         });
       } catch (error) {
+        await discardImage(storage, imageFolders.pets, image, before.image);
         if (isUniqueViolation(error)) throw conflict(messages.chipTaken);
         throw error;
       }
+      await discardImage(storage, imageFolders.pets, before.image, image);
       return this.get(session, before.id);
     },
 

@@ -8,3 +8,21 @@ export function resetPasswordEmail(firstName: string, link: string) {
     html: `<p>Hi ${escapeHtml(firstName)},</p><p>We received a request to reset the password of your pet registry account. Open this link within one hour to choose a new password:</p><p><a href="${escapeHtml(link)}">Reset your password</a></p><p>If you did not ask for this, you can ignore this e-mail; your password stays the same.</p>`,
   };
 }
+
+/** Sent to the new address: the account moves there only when this link is followed. */
+export function confirmEmailChangeEmail(firstName: string, link: string) {
+  return {
+    subject: 'Confirm your new email address',
+    text: `Hi ${firstName},\n\nYou asked to use this address for your pet registry account.\nOpen this link within 24 hours to confirm it:\n\n${link}\n\nIf you did not ask for this, ignore this e-mail; the account keeps its current address.\n`,
+    html: `<p>Hi ${escapeHtml(firstName)},</p><p>You asked to use this address for your pet registry account. Open this link within 24 hours to confirm it:</p><p><a href="${escapeHtml(link)}">Confirm your new email address</a></p><p>If you did not ask for this, ignore this e-mail; the account keeps its current address.</p>`,
+  };
+}
+
+/** Sent to the old address once the change took effect, so an owner who did not make it can act. */
+export function emailChangedNotice(firstName: string, newEmail: string) {
+  return {
+    subject: 'Your email address was changed',
+    text: `Hi ${firstName},\n\nThe email address of your pet registry account was changed to ${newEmail}.\nThis address will no longer receive messages about your account.\n\nIf you did not make this change, please contact our support at once.\n`,
+    html: `<p>Hi ${escapeHtml(firstName)},</p><p>The email address of your pet registry account was changed to ${escapeHtml(newEmail)}. This address will no longer receive messages about your account.</p><p>If you did not make this change, please contact our support at once.</p>`,
+  };
+}

@@ -1,5 +1,6 @@
 import {
   changePasswordSchema,
+  confirmEmailSchema,
   forgotPasswordSchema,
   profileSchema,
   setPasswordByTokenSchema,
@@ -19,9 +20,11 @@ import type { SocialVerifier } from './social.js';
 const MINUTE = 60_000;
 const limits = {
   signUp: { max: 10, window: MINUTE },
-  login: { ip: { max: 30, window: MINUTE }, email: { max: 10, window: 15 * MINUTE } },
+  // Per account, and per account and address, the service counts attempts itself (signIn.ts).
+  login: { ip: { max: 30, window: MINUTE } },
   forgotPassword: { ip: { max: 10, window: MINUTE }, email: { max: 5, window: 60 * MINUTE } },
   setPassword: { ip: { max: 10, window: MINUTE }, email: { max: 10, window: 60 * MINUTE } },
+  confirmEmail: { ip: { max: 10, window: MINUTE } },
   emailExists: { ip: { max: 30, window: MINUTE }, email: { max: 20, window: MINUTE } },
 };
 
@@ -40,11 +43,10 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
     {
       schema: { tags, body: signInSchema },
       config: perIp(limits.login.ip),
-      preHandler: perEmail(app, 'login', limits.login.email),
     },
     async (request) => {
       const { email, password, remember } = request.body;
-      return answer(await users.login(email, password, remember ?? false));
+      return answer(await users.login(email, password, remember ?? false, request.ip));
     },
   );
 
@@ -92,6 +94,12 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
     },
   );
 
+  // Public: opened from the link mailed to the new address, signed in or not.
+  app.post('/Users/confirm-email', { schema: { tags, body: confirmEmailSchema }, config: perIp(limits.confirmEmail.ip) }, async (request) => {
+    await users.confirmEmail(request.body.token);
+    return answer(true);
+  });
+
   app.get('/Users/token-login', { schema: { tags }, config: { auth: 'signedIn' } }, async (request) =>
     answer(await users.tokenLogin(sessionOf(request))),
   );
@@ -107,11 +115,11 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
       config: { auth: 'signedIn' },
       bodyLimit: withImageBodyLimit,
     },
-    async (request) => answer(await users.updateProfile(sessionOf(request), request.params.id, request.body)),
+    async (request) => answer(await users.updateProfile(sessionOf(request), request.params.id, request.body, request.ip)),
   );
 
   app.post('/Users/ChangeUserPassword', { schema: { tags, body: changePasswordSchema }, config: { auth: 'signedIn' } }, async (request) => {
-    await users.changePassword(sessionOf(request), request.body);
+    await users.changePassword(sessionOf(request), request.body, request.ip);
     return answer(true);
   });
 

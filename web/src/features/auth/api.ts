@@ -1,12 +1,12 @@
-import type { AuthResult, SetPasswordByTokenInput, SignInInput, SignUpInput } from '@petreg/contract';
+import type { AuthResult, EmailExists, SetPasswordByTokenInput, SignInInput, SignUpInput } from '@petreg/contract';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../app/api';
 
-/** Answers the id of the account using the e-mail, or null when it is free. */
+/** Answers `{ id: true }` when an account uses the e-mail, null when it is free. */
 export function useEmailExistsCheck() {
   return useMutation({
     mutationFn: (email: string) =>
-      api.get<{ id: number } | null>(`Users/email-exists/?email=${encodeURIComponent(email)}`),
+      api.get<EmailExists>(`Users/email-exists/?email=${encodeURIComponent(email)}`),
   });
 }
 

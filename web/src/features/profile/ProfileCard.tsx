@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { formatPhone, messages, profileSchema, ui, type ProfileInput, type User } from '@petreg/contract';
+import { formatPhone, isSameEmail, messages, profileFormSchema, ui, type ProfileInput, type User } from '@petreg/contract';
 import { Edit } from '@mui/icons-material';
 import { Alert, Box, Button, Card, CardContent, CardHeader, Grid, LinearProgress } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { firstError } from '../../app/api';
 import { toast } from '../../app/toast';
@@ -11,6 +11,7 @@ import { FormCheckbox } from '../../components/FormCheckbox';
 import { FormSelect } from '../../components/FormSelect';
 import { FormTextField } from '../../components/FormTextField';
 import { ImageField } from '../../components/ImageField';
+import { PasswordField } from '../../components/PasswordField';
 import noPhoto from '../../components/images/person.svg';
 import { useSession } from '../auth/session';
 import { currentUserKey, useStates, useUpdateProfile, type ProfileUpdate } from './api';
@@ -31,6 +32,7 @@ function formValues({ data }: User): ProfileInput {
     notifyBySms: data.notifyBySms,
     // The stored photo's name keeps it; a newly chosen one is sent as a data URL.
     photo: data.photoUrl?.split('/').at(-1) ?? null,
+    currentPassword: '',
   };
 }
 
@@ -43,11 +45,15 @@ export function ProfileCard({ user }: { user: User }) {
   const [editing, setEditing] = useState(false);
   const [settling, setSettling] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const schema = useMemo(() => profileFormSchema(user.data.email), [user.data.email]);
   const { control, handleSubmit, reset } = useForm({
-    resolver: zodResolver(profileSchema),
+    resolver: zodResolver(schema),
     defaultValues: formValues(user),
   });
-  const [notifyByEmail, notifyBySms] = useWatch({ control, name: ['notifyByEmail', 'notifyBySms'] });
+  const [notifyByEmail, notifyBySms, email] = useWatch({ control, name: ['notifyByEmail', 'notifyBySms', 'email'] });
+  // A new e-mail asks for the password, and waits for the link mailed to it.
+  const changingEmail = editing && !isSameEmail(email, user.data.email);
 
   // Spec 4: a loader shows for 2 seconds after a save.
   useEffect(() => {
@@ -62,10 +68,13 @@ export function ProfileCard({ user }: { user: User }) {
     setEditing(false);
   };
 
-  const onSubmit = handleSubmit((profile: ProfileUpdate) => {
+  const onSubmit = handleSubmit(({ currentPassword, ...profile }: ProfileUpdate) => {
     setError(null);
-    update.mutate(profile, {
+    setNotice(null);
+    const newEmail = !isSameEmail(profile.email, user.data.email);
+    update.mutate(newEmail ? { ...profile, currentPassword } : profile, {
       onSuccess: (saved) => {
+        if (newEmail) setNotice(messages.emailChangeSent);
         session.updateUser(saved);
         queryClient.setQueryData(currentUserKey, saved);
         reset(formValues(saved));
@@ -98,6 +107,11 @@ export function ProfileCard({ user }: { user: User }) {
           {error && (
             <Alert severity="error" sx={{ mb: 2 }} onClose={() => setError(null)}>
               {error}
+            </Alert>
+          )}
+          {notice && (
+            <Alert severity="info" sx={{ mb: 2 }} onClose={() => setNotice(null)}>
+              {notice}
             </Alert>
           )}
           <Grid container spacing={2}>
@@ -133,6 +147,18 @@ export function ProfileCard({ user }: { user: User }) {
                 helperText={editing && !notifyByEmail ? 'Turn on email notifications to change it' : undefined}
               />
             </Grid>
+            {changingEmail && (
+              <Grid size={{ xs: 12, sm: 6 }}>
+                <PasswordField
+                  control={control}
+                  name="currentPassword"
+                  label="Current Password"
+                  autoComplete="current-password"
+                  helperText="Needed to change your email"
+                  disabled={update.isPending}
+                />
+              </Grid>
+            )}
             <Grid size={{ xs: 12, sm: 6 }}>
               <FormTextField
                 control={control}

@@ -31,3 +31,8 @@ export function useChangePassword() {
     mutationFn: (input: ChangePasswordInput) => api.post<boolean>('Users/ChangeUserPassword', input),
   });
 }
+
+/** Follows the link mailed to a new e-mail address; anyone holding the link may, signed in or not. */
+export function useConfirmEmail() {
+  return useMutation({ mutationFn: (token: string) => api.post<boolean>('Users/confirm-email', { token }) });
+}

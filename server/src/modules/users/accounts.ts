@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { API_BASE, messages, type AuthResult, type Role, type User } from '@petreg/contract';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { imageUrl } from '../../adapters/storage/images.js';
+import type { Database } from '../../db/client.js';
+import { states, users } from '../../db/schema.js';
+import { notFound } from '../../errors.js';
+import type { SessionService } from '../../plugins/auth.js';
+import { RecentCache } from '../../recent.js';
+
+export const byEmail = (email: string) => eq(sql`lower(${users.email})`, email.toLowerCase());
+
+/** No pet and no payment: only such an account may close itself. */
+export const holdsNothing = and(
+  sql`not exists (select 1 from pets where pets.user_id = ${users.id})`,
+  sql`not exists (select 1 from payments where payments.user_id = ${users.id})`,
+)!;
+
+/**
+ * An account its owner backed out of during sign-up (it never held a pet or a payment): the
+ * e-mail counts as free, and signing up again revives the account.
+ */
+export const abandonedSignUp = and(isNotNull(users.signUpAbandonedAt), eq(users.isActive, false), holdsNothing)!;
+
+/** Mailed tokens are stored only as this hash, so a database leak opens no account. */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export type Accounts = ReturnType<typeof createAccounts>;
+
+/** What every use case of the module reads: the user object, its cache, sign-in results. */
+export function createAccounts(deps: { db: Database; sessions: SessionService }) {
+  const { db, sessions } = deps;
+
+  // current-user and token-login run on every page load; the object is kept briefly, dropped on change.
+  const recentUsers = new RecentCache<number, User>(5000, 10_000);
+
+  /** Call after anything the user object shows (roles, profile, pets, subscriptions) changed. */
+  function forget(userId: number) {
+    recentUsers.delete(userId);
+    sessions.forget(userId);
+  }
+
+  /** The user object of spec section 3, read in one query. */
+  async function loadUser(id: number): Promise<User> {
+    const recent = recentUsers.get(id);
+    if (recent) return recent;
+    const [row] = await db
+      .select({
+        user: users,
+        state: { abbreviation: states.abbreviation, countryAbbreviation: states.countryAbbreviation },
+        haveActivePets: sql<boolean>`exists (select 1 from pets p where p.user_id = ${users.id} and p.is_active and p.deleted_at is null)`,
+        haveSubscriptions: sql<boolean>`exists (select 1 from payments pm where pm.user_id = ${users.id} and pm.status = 'paid')`,
+      })
+      .from(users)
+      .leftJoin(states, eq(states.id, users.stateId))
+      .where(eq(users.id, id));
+    if (!row) throw notFound(messages.notFound);
+    const u = row.user;
+    const user: User = {
+      id: u.id,
+      role: u.roles as Role[],
+      data: {
+        displayName: `${u.firstName} ${u.lastName}`.trim(),
+        photoUrl: imageUrl('users', u.photo),
+        email: u.email,
+        shortcuts: u.shortcuts,
+        haveActivePets: row.haveActivePets,
+        haveSubscriptions: row.haveSubscriptions,
+        subscriptionUrl: row.haveSubscriptions ? `${API_BASE}/utilities/stripe-dashboard?uid=${u.id}` : null,
+        phoneNumber: u.phoneNumber,
+        firstName: u.firstName,
+        lastName: u.lastName,
+        address1: u.address1,
+        address2: u.address2,
+        city: u.city,
+        zipcode: u.zipcode,
+        stateId: u.stateId,
+        state: row.state,
+        notifyByEmail: u.notifyByEmail,
+        notifyBySms: u.notifyBySms,
+        isActive: u.isActive,
+        createDate: u.createdAt.toISOString(),
+        settings: u.settings,
+      },
+    };
+    recentUsers.set(id, user);
+    return user;
+  }
+
+  async function authResult(userId: number, remember: boolean): Promise<AuthResult> {
+    return { token: await sessions.open(userId, remember), user: await loadUser(userId) };
+  }
+
+  async function findByEmail(email: string) {
+    const [row] = await db.select().from(users).where(byEmail(email));
+    return row;
+  }
+
+  return { loadUser, forget, authResult, findByEmail };
+}

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { hash } from '@node-rs/argon2';
+import { messages, paths, type SetPasswordByTokenInput } from '@petreg/contract';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Mailer } from '../../adapters/mail/index.js';
+import type { Database, Transaction } from '../../db/client.js';
+import { passwordResetTokens, users } from '../../db/schema.js';
+import { AppError, badRequest } from '../../errors.js';
+import type { SessionService } from '../../plugins/auth.js';
+import { hashToken, type Accounts } from './accounts.js';
+import { resetPasswordEmail } from './emails.js';
+
+const RESET_TOKEN_TTL_MS = 3600_000;
+
+/** Ends every reset link of the user that is still open: only the newest link, or none, may work. */
+export async function voidResetLinks(db: Database | Transaction, userId: number) {
+  await db
+    .update(passwordResetTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+}
+
+export function createPasswordReset(
+  deps: { db: Database; mailer: Mailer; sessions: SessionService; publicUrl: string },
+  accounts: Accounts,
+) {
+  const { db, mailer, sessions } = deps;
+  return {
+    /** Mails a single-use reset link; answers the same whether or not the account exists. */
+    async forgotPassword(email: string): Promise<void> {
+      const user = await accounts.findByEmail(email);
+      if (!user || !user.isActive) return;
+      const token = randomBytes(32).toString('base64url');
+      await db.transaction(async (tx) => {
+        await voidResetLinks(tx, user.id);
+        await tx.insert(passwordResetTokens).values({
+          userId: user.id,
+          tokenHash: hashToken(token),
+          expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+        });
+      });
+      const link = `${deps.publicUrl}${paths.resetPassword}?${new URLSearchParams({ email: user.email, code: token })}`;
+      try {
+        await mailer.send({ to: user.email, ...resetPasswordEmail(user.firstName, link) });
+      } catch {
+        throw new AppError(502, [messages.emailSendingFailed]);
+      }
+    },
+
+    async setPasswordByToken(input: SetPasswordByTokenInput): Promise<void> {
+      const passwordHash = await hash(input.password);
+      const userId = await db.transaction(async (tx) => {
+        // Claiming the token and changing the password commit together, so a token works once.
+        const [claimed] = await tx
+          .update(passwordResetTokens)
+          .set({ usedAt: new Date() })
+          .where(
+            and(
+              eq(passwordResetTokens.tokenHash, hashToken(input.token)),
+              isNull(passwordResetTokens.usedAt),
+              gt(passwordResetTokens.expiresAt, new Date()),
+              sql`${passwordResetTokens.userId} = (select id from users where lower(email) = ${input.email.toLowerCase()} and is_active)`,
+            ),
+          )
+          .returning({ userId: passwordResetTokens.userId });
+        if (!claimed) throw badRequest(messages.resetLinkInvalid);
+        await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, claimed.userId));
+        await voidResetLinks(tx, claimed.userId);
+        return claimed.userId;
+      });
+      await sessions.revokeAllFor(userId);
+    },
+  };
+}

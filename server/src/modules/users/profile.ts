@@ -1,0 +1,97 @@
+import { hash } from '@node-rs/argon2';
+import { isSameEmail, messages, normalisePhone, type ChangePasswordInput, type User } from '@petreg/contract';
+import type { profileSchema, userSettingsSchema } from '@petreg/contract';
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import { discardImage, imageFolders, isStoredImageName, resolveImageField } from '../../adapters/storage/images.js';
+import type { FileStorage } from '../../adapters/storage/index.js';
+import { recordAudit } from '../../db/audit.js';
+import type { Database } from '../../db/client.js';
+import { users } from '../../db/schema.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import { mayActFor, type Session, type SessionService } from '../../plugins/auth.js';
+import type { Accounts } from './accounts.js';
+import { requestEmailChange } from './emailChange.js';
+import { voidResetLinks } from './passwordReset.js';
+import type { PasswordCheck } from './signIn.js';
+
+export function createProfile(
+  deps: { db: Database; sessions: SessionService; storage: FileStorage; publicUrl: string },
+  accounts: Accounts,
+  checkPassword: PasswordCheck,
+) {
+  const { db, sessions, storage } = deps;
+  const { forget, loadUser } = accounts;
+
+  /** Asked before a change a stolen session alone must not make; guesses count like sign-ins. */
+  async function passwordMatches(userId: number, password: string, address: string) {
+    const [user] = await db.select({ id: users.id, email: users.email, passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+    return user ? checkPassword(user.email, user, password, address) : false;
+  }
+
+  return {
+    /**
+     * Saves the profile. A new e-mail takes effect only once the link mailed to it is followed, and
+     * asking for it takes the signed-in person's current password; a change of letter case is the same address.
+     */
+    async updateProfile(session: Session, id: number, input: z.output<typeof profileSchema>, address: string): Promise<User> {
+      if (!mayActFor(session, id)) throw forbidden(messages.forbidden);
+      const [current] = await db.select().from(users).where(eq(users.id, id));
+      if (!current) throw notFound(messages.notFound);
+      const { photo: sentPhoto, currentPassword, email, ...fields } = input;
+      const newEmail = isSameEmail(email, current.email) ? null : email;
+      if (newEmail) {
+        if (!currentPassword) throw badRequest(messages.currentPasswordRequired);
+        if (!(await passwordMatches(session.userId, currentPassword, address))) throw badRequest(messages.currentPasswordWrong);
+        const holder = await accounts.findByEmail(newEmail);
+        if (holder) throw conflict(messages.emailTaken);
+      }
+      const saved = {
+        ...fields,
+        email: newEmail ? current.email : email,
+        phoneNumber: fields.phoneNumber ? normalisePhone(fields.phoneNumber) : null,
+      };
+      const photo = sentPhoto === undefined ? current.photo : await resolveImageField(storage, imageFolders.users, sentPhoto, current.photo);
+      try {
+        await db.transaction(async (tx) => {
+          await tx.update(users).set({ ...saved, photo, updatedAt: new Date() }).where(eq(users.id, id));
+          if (newEmail) await requestEmailChange(tx, deps.publicUrl, current, newEmail);
+          if (id !== session.userId) {
+            const { passwordHash: _secret, ...before } = current;
+            await recordAudit(tx, { actorUserId: session.userId, action: 'update', entity: 'user', entityId: id, before, after: saved });
+          }
+        });
+      } catch (error) {
+        await discardImage(storage, imageFolders.users, photo, current.photo);
+        throw error;
+      }
+      await discardImage(storage, imageFolders.users, current.photo, photo);
+      forget(id);
+      return loadUser(id);
+    },
+
+    async image(name: string): Promise<Buffer | null> {
+      return isStoredImageName(name) ? storage.get(imageFolders.users, name) : null;
+    },
+
+    async changePassword(session: Session, input: ChangePasswordInput, address: string): Promise<void> {
+      if (!(await passwordMatches(session.userId, input.currentPassword, address))) throw badRequest(messages.currentPasswordWrong);
+      const passwordHash = await hash(input.newPassword);
+      await db.transaction(async (tx) => {
+        await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, session.userId));
+        await voidResetLinks(tx, session.userId);
+      });
+      // A stolen token must not outlive the password it was issued under.
+      await sessions.revokeAllFor(session.userId, { except: session.sessionId });
+    },
+
+    async updateSettings(session: Session, input: z.output<typeof userSettingsSchema>): Promise<User> {
+      await db
+        .update(users)
+        .set({ settings: input.data.settings, shortcuts: input.data.shortcuts, updatedAt: new Date() })
+        .where(eq(users.id, session.userId));
+      forget(session.userId);
+      return loadUser(session.userId);
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import { messages, type AuthResult } from '@petreg/contract';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { knownSignInAddresses, signInAttempts } from '../../db/schema.js';
+import { AppError, badRequest, forbidden } from '../../errors.js';
+import type { Accounts } from './accounts.js';
+
+const WINDOW_MS = 15 * 60_000;
+/** Attempts per window on one account from one address. */
+const PER_ADDRESS_MAX = 10;
+/** Attempts per window on one account from all the addresses it never signed in from. */
+const PER_ACCOUNT_MAX = 10;
+/** An address the owner has not signed in from for this long is a stranger's again. */
+const KNOWN_ADDRESS_MS = 90 * 24 * 3600_000;
+
+/** Verifying against this keeps a login for an unknown e-mail as slow as one for a known e-mail. */
+const unknownUserHash = hash(randomBytes(16).toString('hex'));
+
+export type PasswordCheck = ReturnType<typeof createPasswordCheck>;
+
+/**
+ * Every check of an account's password (sign-in, and the current password a profile change asks
+ * for), slowed per account and per (account, address) with counters in PostgreSQL (OWASP ASVS
+ * 2.2.1). The account-wide limit does not apply to an address the owner signed in from before,
+ * so a stranger's guesses never lock the owner out.
+ */
+export function createPasswordCheck(deps: { db: Database; secret: string }) {
+  const { db } = deps;
+  const keyed = (...parts: string[]) => createHmac('sha256', deps.secret).update(['sign-in', ...parts].join('\n')).digest('hex');
+
+  /** Counts one attempt under the key and answers the attempts of the current window. */
+  async function count(key: string, now: Date): Promise<number> {
+    const windowOver = sql`${signInAttempts.windowStartedAt} <= ${new Date(now.getTime() - WINDOW_MS).toISOString()}::timestamptz`;
+    const [row] = await db
+      .insert(signInAttempts)
+      .values({ key, attempts: 1, windowStartedAt: now })
+      .onConflictDoUpdate({
+        target: signInAttempts.key,
+        set: {
+          attempts: sql`case when ${windowOver} then 1 else ${signInAttempts.attempts} + 1 end`,
+          windowStartedAt: sql`case when ${windowOver} then ${now.toISOString()}::timestamptz else ${signInAttempts.windowStartedAt} end`,
+        },
+      })
+      .returning({ attempts: signInAttempts.attempts });
+    return row!.attempts;
+  }
+
+  async function isKnownAddress(userId: number, addressHash: string, now: Date) {
+    const [known] = await db
+      .select({ userId: knownSignInAddresses.userId })
+      .from(knownSignInAddresses)
+      .where(
+        and(
+          eq(knownSignInAddresses.userId, userId),
+          eq(knownSignInAddresses.addressHash, addressHash),
+          gt(knownSignInAddresses.lastSignInAt, new Date(now.getTime() - KNOWN_ADDRESS_MS)),
+        ),
+      );
+    return Boolean(known);
+  }
+
+  /** The owner is in: remember the address, and take the attempt back from both counters. */
+  async function succeeded(userId: number, accountKey: string, pairKey: string, addressHash: string, now: Date) {
+    await db.transaction(async (tx) => {
+      await tx
+        .insert(knownSignInAddresses)
+        .values({ userId, addressHash, lastSignInAt: now })
+        .onConflictDoUpdate({ target: [knownSignInAddresses.userId, knownSignInAddresses.addressHash], set: { lastSignInAt: now } });
+      await tx.delete(signInAttempts).where(eq(signInAttempts.key, pairKey));
+      await tx
+        .update(signInAttempts)
+        .set({ attempts: sql`greatest(${signInAttempts.attempts} - 1, 0)` })
+        .where(eq(signInAttempts.key, accountKey));
+    });
+  }
+
+  /** Answers whether the password is the account's (undefined for an unknown e-mail); 429 over a limit. */
+  return async function checkPassword(
+    email: string,
+    account: { id: number; passwordHash: string | null } | undefined,
+    password: string,
+    address: string,
+  ): Promise<boolean> {
+    const now = new Date();
+    const name = email.toLowerCase();
+    const accountKey = keyed('account', name);
+    const pairKey = keyed('pair', name, address);
+    const addressHash = keyed('address', address);
+    // Counted before the password is checked, so parallel guesses cannot slip past the limit.
+    const [accountAttempts, pairAttempts] = [await count(accountKey, now), await count(pairKey, now)];
+    const tooMany =
+      pairAttempts > PER_ADDRESS_MAX ||
+      (accountAttempts > PER_ACCOUNT_MAX && !(account && (await isKnownAddress(account.id, addressHash, now))));
+    if (tooMany) throw new AppError(429, [messages.tooManyRequests]);
+
+    const matches = await verify(account?.passwordHash ?? (await unknownUserHash), password);
+    if (!account || !matches) return false;
+    await succeeded(account.id, accountKey, pairKey, addressHash, now);
+    return true;
+  };
+}
+
+/** Sign-in with e-mail and password. */
+export function createSignIn(accounts: Accounts, checkPassword: PasswordCheck) {
+  return {
+    async login(email: string, password: string, remember: boolean, address: string): Promise<AuthResult> {
+      const user = await accounts.findByEmail(email);
+      if (!(await checkPassword(email, user, password, address)) || !user) throw badRequest(messages.invalidCredentials);
+      if (!user.isActive) throw forbidden(messages.accountDeactivated);
+      return accounts.authResult(user.id, remember);
+    },
+  };
+}
+
+/** Drops counters whose window is over, so the table holds only what can still block someone. */
+export async function sweepSignInAttempts(db: Database, now = new Date()): Promise<void> {
+  await db.delete(signInAttempts).where(lt(signInAttempts.windowStartedAt, new Date(now.getTime() - WINDOW_MS)));
+}
