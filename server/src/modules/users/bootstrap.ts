@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { passwordResetTokens, users } from '../../db/schema.js';
+import { users } from '../../db/schema.js';
+import { voidResetLinks } from './passwordReset.js';
 
 /** A strong password that meets the portal's own rule, for an operator to copy once. */
 const generatePassword = () => `${randomBytes(12).toString('base64url')}aA1!`;
@@ -54,10 +55,7 @@ export async function resetAdministratorPassword(
   const passwordHash = await hash(password ?? generatedPassword!);
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, admin.id));
-    await tx
-      .update(passwordResetTokens)
-      .set({ usedAt: new Date() })
-      .where(and(eq(passwordResetTokens.userId, admin.id), isNull(passwordResetTokens.usedAt)));
+    await voidResetLinks(tx, admin.id);
   });
   return { userId: admin.id, generatedPassword };
 }
