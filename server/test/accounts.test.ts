@@ -139,6 +139,13 @@ describe('POST Users/login', () => {
     expect((await login(input.email, input.password, '10.21.1.1')).status).toBe(429);
   });
 
+  it('counts the address an owner signed up from as theirs, before any sign-in', async () => {
+    const { input } = await signUpOwner(ctx.app, {}, '10.24.0.1');
+    for (let i = 0; i < 12; i++) await login(input.email, 'Wrong#123', `10.24.1.${i}`);
+    expect((await login(input.email, input.password, '10.24.0.1')).status).toBe(200);
+    expect((await login(input.email, input.password, '10.24.2.1')).status).toBe(429);
+  });
+
   it('limits guesses on one account from one address, even a known one', async () => {
     const { input } = await signUpOwner(ctx.app);
     expect((await login(input.email, input.password, '10.22.0.1')).status).toBe(200);

@@ -105,9 +105,9 @@ export const validSignUp = () => ({
 });
 
 /** Signs a new owner up through the API and answers the token and user. */
-export async function signUpOwner(app: FastifyInstance, overrides: Partial<ReturnType<typeof validSignUp>> = {}) {
+export async function signUpOwner(app: FastifyInstance, overrides: Partial<ReturnType<typeof validSignUp>> = {}, ip?: string) {
   const input = { ...validSignUp(), ...overrides };
-  const { status, body } = await call<AuthResult>(app, 'POST', 'Users/signup', { body: input });
+  const { status, body } = await call<AuthResult>(app, 'POST', 'Users/signup', { body: input, ip });
   if (status !== 200 || !body.result) throw new Error(`sign-up failed: ${status} ${body.errors.join(', ')}`);
   return { ...body.result, input };
 }

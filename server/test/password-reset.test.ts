@@ -153,6 +153,22 @@ describe('forgot and reset password', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 
+  it("opens the address a reset link was followed from, so a stranger's guesses cannot keep the owner out", async () => {
+    const { input } = await signUpOwner(ctx.app);
+    const login = (password: string, ip: string) => call(ctx.app, 'POST', 'Users/login', { body: { email: input.email, password }, ip });
+    for (let i = 0; i < 12; i++) await login('Wrong#123', `10.41.0.${i}`);
+    // A new laptop: the account never signed in from here, so the stranger's guesses hold it back.
+    expect((await login(input.password, '10.41.9.9')).status).toBe(429);
+    const token = await requestResetCode(input.email);
+    const reset = await call(ctx.app, 'POST', 'Users/set-password-by-token', {
+      body: { email: input.email, token, password: 'Brand#New1' },
+      ip: '10.41.9.9',
+    });
+    expect(reset.status).toBe(200);
+    expect((await login('Brand#New1', '10.41.9.9')).status).toBe(200);
+    expect((await login('Brand#New1', '10.41.8.8')).status).toBe(429);
+  });
+
   it('limits reset attempts per IP', async () => {
     let last = 0;
     for (let i = 0; i < 11; i++) {

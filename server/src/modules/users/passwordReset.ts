@@ -47,7 +47,8 @@ export function createPasswordReset(
       }
     },
 
-    async setPasswordByToken(input: SetPasswordByTokenInput): Promise<void> {
+    /** Answers the account whose password changed. */
+    async setPasswordByToken(input: SetPasswordByTokenInput): Promise<number> {
       const passwordHash = await hash(input.password);
       const userId = await db.transaction(async (tx) => {
         // Claiming the token and changing the password commit together, so a token works once.
@@ -69,6 +70,7 @@ export function createPasswordReset(
         return claimed.userId;
       });
       await sessions.revokeAllFor(userId);
+      return userId;
     },
   };
 }

@@ -18,7 +18,7 @@ import type { PasswordCheck } from './signIn.js';
 export function createProfile(
   deps: { db: Database; sessions: SessionService; storage: FileStorage; publicUrl: string },
   accounts: Accounts,
-  checkPassword: PasswordCheck,
+  passwords: PasswordCheck,
 ) {
   const { db, sessions, storage } = deps;
   const { forget, loadUser } = accounts;
@@ -26,7 +26,7 @@ export function createProfile(
   /** Asked before a change a stolen session alone must not make; guesses count like sign-ins. */
   async function passwordMatches(userId: number, password: string, address: string) {
     const [user] = await db.select({ id: users.id, email: users.email, passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
-    return user ? checkPassword(user.email, user, password, address) : false;
+    return user ? passwords.check(user.email, user, password, address) : false;
   }
 
   return {

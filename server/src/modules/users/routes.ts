@@ -35,7 +35,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
   const tags = ['Users'];
 
   app.post('/Users/signup', { schema: { tags, body: signUpSchema }, config: perIp(limits.signUp) }, async (request) =>
-    answer(await users.signUp(request.body)),
+    answer(await users.signUp(request.body, request.ip)),
   );
 
   app.post(
@@ -51,11 +51,11 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
   );
 
   app.post('/Users/google-login', { schema: { tags, body: socialLoginSchema }, config: perIp(limits.login.ip) }, async (request) =>
-    answer(await users.socialLogin(await social.google(request.body.token))),
+    answer(await users.socialLogin(await social.google(request.body.token), request.ip)),
   );
 
   app.post('/Users/facebook-login', { schema: { tags, body: socialLoginSchema }, config: perIp(limits.login.ip) }, async (request) =>
-    answer(await users.socialLogin(await social.facebook(request.body.token))),
+    answer(await users.socialLogin(await social.facebook(request.body.token), request.ip)),
   );
 
   app.get(
@@ -89,7 +89,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
       preHandler: perEmail(app, 'set-password', limits.setPassword.email),
     },
     async (request) => {
-      await users.setPasswordByToken(request.body);
+      await users.setPasswordByToken(request.body, request.ip);
       return answer(true);
     },
   );

@@ -1,5 +1,5 @@
 import { hash } from '@node-rs/argon2';
-import { messages, normalisePhone, type AuthResult, type EmailExists, type SignUpInput } from '@petreg/contract';
+import { messages, normalisePhone, type AuthResult, type EmailExists, type SetPasswordByTokenInput, type SignUpInput } from '@petreg/contract';
 import { and, eq, not } from 'drizzle-orm';
 import type { Mailer } from '../../adapters/mail/index.js';
 import type { FileStorage } from '../../adapters/storage/index.js';
@@ -36,18 +36,24 @@ export function createUserService(deps: {
 }) {
   const { db, sessions } = deps;
   const accounts = createAccounts(deps);
-  const checkPassword = createPasswordCheck(deps);
+  const passwords = createPasswordCheck(deps);
+  const passwordReset = createPasswordReset(deps, accounts);
   const { loadUser, forget, authResult, findByEmail } = accounts;
 
   return {
     loadUser,
     forget,
-    ...createPasswordReset(deps, accounts),
-    ...createSignIn(accounts, checkPassword),
-    ...createProfile(deps, accounts, checkPassword),
+    forgotPassword: passwordReset.forgotPassword,
+    ...createSignIn(accounts, passwords),
+    ...createProfile(deps, accounts, passwords),
     ...createEmailChange(deps, accounts),
 
-    async signUp(input: SignUpInput): Promise<AuthResult> {
+    /** A followed reset link proves the mailbox: the address it was followed from is the owner's. */
+    async setPasswordByToken(input: SetPasswordByTokenInput, address: string): Promise<void> {
+      await passwords.rememberAddress(await passwordReset.setPasswordByToken(input), address);
+    },
+
+    async signUp(input: SignUpInput, address: string): Promise<AuthResult> {
       const values = {
         email: input.email,
         passwordHash: await hash(input.password),
@@ -67,16 +73,18 @@ export function createUserService(deps: {
           .returning({ id: users.id });
         if (!revived) throw conflict(messages.emailTaken);
         forget(revived.id);
+        await passwords.rememberAddress(revived.id, address);
         return authResult(revived.id, false);
       }
       const [created] = await db.insert(users).values(values).onConflictDoNothing().returning({ id: users.id });
       // Another sign-up with the same e-mail won the race.
       if (!created) throw conflict(messages.emailTaken);
+      await passwords.rememberAddress(created.id, address);
       return authResult(created.id, false);
     },
 
     /** Signs in (or up) with a profile the server verified with the provider itself. */
-    async socialLogin(profile: VerifiedSocialProfile): Promise<AuthResult> {
+    async socialLogin(profile: VerifiedSocialProfile, address: string): Promise<AuthResult> {
       const idColumn = profile.provider === 'google' ? users.googleId : users.facebookId;
       const [linked] = await db.select().from(users).where(eq(idColumn, profile.providerUserId));
       let user = linked ?? (await findByEmail(profile.email));
@@ -97,6 +105,7 @@ export function createUserService(deps: {
           .returning();
       }
       if (!user!.isActive) throw forbidden(messages.accountDeactivated);
+      await passwords.rememberAddress(user!.id, address);
       return authResult(user!.id, false);
     },
 

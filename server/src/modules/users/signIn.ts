@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { messages, type AuthResult } from '@petreg/contract';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
+import type { Database, Transaction } from '../../db/client.js';
 import { knownSignInAddresses, signInAttempts } from '../../db/schema.js';
 import { AppError, badRequest, forbidden } from '../../errors.js';
 import type { Accounts } from './accounts.js';
@@ -61,13 +61,17 @@ export function createPasswordCheck(deps: { db: Database; secret: string }) {
     return Boolean(known);
   }
 
+  async function remember(source: Database | Transaction, userId: number, addressHash: string, now: Date) {
+    await source
+      .insert(knownSignInAddresses)
+      .values({ userId, addressHash, lastSignInAt: now })
+      .onConflictDoUpdate({ target: [knownSignInAddresses.userId, knownSignInAddresses.addressHash], set: { lastSignInAt: now } });
+  }
+
   /** The owner is in: remember the address, and take the attempt back from both counters. */
   async function succeeded(userId: number, accountKey: string, pairKey: string, addressHash: string, now: Date) {
     await db.transaction(async (tx) => {
-      await tx
-        .insert(knownSignInAddresses)
-        .values({ userId, addressHash, lastSignInAt: now })
-        .onConflictDoUpdate({ target: [knownSignInAddresses.userId, knownSignInAddresses.addressHash], set: { lastSignInAt: now } });
+      await remember(tx, userId, addressHash, now);
       await tx.delete(signInAttempts).where(eq(signInAttempts.key, pairKey));
       await tx
         .update(signInAttempts)
@@ -77,7 +81,7 @@ export function createPasswordCheck(deps: { db: Database; secret: string }) {
   }
 
   /** Answers whether the password is the account's (undefined for an unknown e-mail); 429 over a limit. */
-  return async function checkPassword(
+  async function check(
     email: string,
     account: { id: number; passwordHash: string | null } | undefined,
     password: string,
@@ -99,15 +103,24 @@ export function createPasswordCheck(deps: { db: Database; secret: string }) {
     if (!account || !matches) return false;
     await succeeded(account.id, accountKey, pairKey, addressHash, now);
     return true;
+  }
+
+  return {
+    check,
+    /**
+     * Marks an address as the owner's after they proved who they are another way (signing up,
+     * a provider's sign-in, a followed reset link), so a stranger's guesses cannot keep them out.
+     */
+    rememberAddress: (userId: number, address: string) => remember(db, userId, keyed('address', address), new Date()),
   };
 }
 
 /** Sign-in with e-mail and password. */
-export function createSignIn(accounts: Accounts, checkPassword: PasswordCheck) {
+export function createSignIn(accounts: Accounts, passwords: PasswordCheck) {
   return {
     async login(email: string, password: string, remember: boolean, address: string): Promise<AuthResult> {
       const user = await accounts.findByEmail(email);
-      if (!(await checkPassword(email, user, password, address)) || !user) throw badRequest(messages.invalidCredentials);
+      if (!(await passwords.check(email, user, password, address)) || !user) throw badRequest(messages.invalidCredentials);
       if (!user.isActive) throw forbidden(messages.accountDeactivated);
       return accounts.authResult(user.id, remember);
     },
