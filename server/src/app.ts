@@ -4,7 +4,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import { API_BASE, failure, messages } from '@petreg/contract';
+import { API_BASE, failure, jsonDepth, messages } from '@petreg/contract';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -19,7 +19,8 @@ import { createStripePayments } from './adapters/payments/stripe.js';
 import { createDiskStorage, type FileStorage } from './adapters/storage/index.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
-import { AppError, loggable } from './errors.js';
+import { AppError, badRequest, loggable } from './errors.js';
+import { jsonBodyLimit, jsonDepthLimit, withImageBodyLimit } from './http.js';
 import { contactRoutes } from './modules/contacts/routes.js';
 import { createContactService } from './modules/contacts/service.js';
 import { paymentRoutes } from './modules/payments/routes.js';
@@ -63,8 +64,21 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     logger: { level: config.logLevel },
     trustProxy: config.trustProxy,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    bodyLimit: jsonBodyLimit,
   });
   app.setValidatorCompiler(validatorCompiler);
+
+  // Every JSON body the API takes is a form: an object. `null`, a list or a bare value is refused
+  // here, as is nesting far beyond any form, before a schema or a handler walks it.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    parseJson(request, body as string, (error: Error | null, value?: unknown) => {
+      if (error) return done(error, undefined);
+      const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+      if (!isObject || jsonDepth(value, jsonDepthLimit) > jsonDepthLimit) return done(badRequest(messages.invalidRequest), undefined);
+      done(null, value);
+    });
+  });
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(helmet, {
@@ -104,7 +118,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       return reply.status(400).send(failure([...byField.values()]));
     }
     const status = error.statusCode ?? 500;
-    if (status < 500) return reply.status(status).send(failure([error.message]));
+    // Fastify's own refusals (body too large, unreadable JSON, unknown content type) in the product's words.
+    if (status === 413) {
+      const takesImage = (request.routeOptions.bodyLimit ?? 0) >= withImageBodyLimit;
+      return reply.status(413).send(failure([takesImage ? messages.imageTooLarge : messages.requestTooLarge]));
+    }
+    if (status < 500) return reply.status(status).send(failure([status === 404 ? messages.notFound : messages.invalidRequest]));
     request.log.error({ err: loggable(error) }, 'request failed');
     return reply.status(500).send(failure([messages.genericError]));
   });

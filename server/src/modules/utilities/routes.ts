@@ -1,5 +1,5 @@
+import { idParams } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { answer } from '../../http.js';
 import type { UtilityService } from './service.js';
 
@@ -10,7 +10,7 @@ export const utilityRoutes: FastifyPluginAsyncZod<{ utilities: UtilityService }>
 
   app.get(
     '/utilities/breeds-by-species/:id',
-    { schema: { tags, params: z.object({ id: z.coerce.number().int().positive() }) } },
+    { schema: { tags, params: idParams } },
     async (request) => answer(await utilities.breedsBySpecies(request.params.id)),
   );
 
