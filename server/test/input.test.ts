@@ -129,6 +129,22 @@ describe('a JSON body that is not an object', () => {
   }
 });
 
+describe("Fastify's own refusals", () => {
+  it('answer in the envelope, in the product\'s words', async () => {
+    const refusals = [
+      { method: 'GET' as const, url: '/api/v2/Pet/%E0%A4%A', status: 400 },
+      { method: 'POST' as const, url: '/api/v2/Users/login', payload: '{"email":', type: 'application/json', status: 400 },
+      { method: 'POST' as const, url: '/api/v2/Users/login', payload: '<login/>', type: 'application/xml', status: 415 },
+    ];
+    for (const { method, url, payload, type, status } of refusals) {
+      const headers = { authorization: `Bearer ${token}`, ...(type ? { 'content-type': type } : {}) };
+      const response = await ctx.app.inject({ method, url, payload, headers });
+      expect(response.statusCode, url).toBe(status);
+      expect(response.json(), url).toEqual({ succeeded: false, result: null, errors: [messages.invalidRequest] });
+    }
+  });
+});
+
 describe('user settings', () => {
   const nested = (depth: number): unknown => (depth === 0 ? 'x' : { a: nested(depth - 1) });
 
