@@ -4,7 +4,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import { API_BASE, failure, jsonDepth, messages } from '@petreg/contract';
+import { API_BASE, failure, messages } from '@petreg/contract';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -19,8 +19,8 @@ import { createStripePayments } from './adapters/payments/stripe.js';
 import { createDiskStorage, type FileStorage } from './adapters/storage/index.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
-import { AppError, badRequest, loggable } from './errors.js';
-import { jsonBodyLimit, jsonDepthLimit, withImageBodyLimit } from './http.js';
+import { AppError, loggable } from './errors.js';
+import { jsonBodyLimit, withImageBodyLimit } from './http.js';
 import { contactRoutes } from './modules/contacts/routes.js';
 import { createContactService } from './modules/contacts/service.js';
 import { paymentRoutes } from './modules/payments/routes.js';
@@ -36,6 +36,7 @@ import { utilityRoutes } from './modules/utilities/routes.js';
 import { createUtilityService } from './modules/utilities/service.js';
 import { webDistFolder } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
+import { useJsonBodyParser } from './plugins/jsonBody.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -69,19 +70,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     frameworkErrors: (_error, _request, reply) => (reply as FastifyReply).status(400).send(failure([messages.invalidRequest])),
   });
   app.setValidatorCompiler(validatorCompiler);
-
-  // Every JSON body the API takes is a form: an object. `null`, a list or a bare value is refused
-  // here, as is nesting far beyond any form, before a schema or a handler walks it.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    parseJson(request, body as string, (error: Error | null, value?: unknown) => {
-      if (error) return done(error, undefined);
-      const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
-      if (!isObject || jsonDepth(value, jsonDepthLimit) > jsonDepthLimit) return done(badRequest(messages.invalidRequest), undefined);
-      done(null, value);
-    });
-  });
   app.setSerializerCompiler(serializerCompiler);
+  useJsonBodyParser(app);
 
   await app.register(helmet, {
     contentSecurityPolicy: {

@@ -20,8 +20,6 @@ export const jsonBodyLimit = 64 * 1024;
 export const withImageBodyLimit = imageDataUrlMax + jsonBodyLimit;
 /** The payment provider's webhook: its events are the provider's, larger than our forms. */
 export const webhookBodyLimit = 1024 * 1024;
-/** Nesting no request needs (settings nest 8 deep inside 2); deeper JSON is refused unparsed by any schema. */
-export const jsonDepthLimit = 16;
 
 /** Serves a stored image: public, under a random name that never changes, so cached for good. */
 export function sendImage(reply: FastifyReply, image: Buffer | null) {

@@ -1,4 +1,5 @@
-import { messages, type NamedItem, type StaticData } from '@petreg/contract';
+import { limits, messages, type CreatedPet, type NamedItem, type StaticData } from '@petreg/contract';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, registerPet, signUpOwner, type TestContext } from './helpers.js';
 
@@ -184,6 +185,37 @@ describe('an oversized body', () => {
     });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toMatchObject({ succeeded: false, errors: [messages.imageTooLarge] });
+  });
+
+  it('within the limit of a photo route but holding a hundred thousand values is refused before it is parsed', async () => {
+    const breeds = Array.from({ length: 100_000 }, () => ({ id: 1, name: 'Beagle' }));
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v2/Pet/create-pet',
+      payload: JSON.stringify(registration({ breeds })),
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toMatchObject({ succeeded: false, errors: [messages.requestTooLarge] });
+  });
+
+  it('on a photo route still takes a photo of almost the largest size, and refuses a larger one', async () => {
+    /** A PNG of noise (which does not compress) of about `bytes`, as a data URL. */
+    const noise = async (bytes: number) => {
+      const side = Math.floor(Math.sqrt(bytes / 3));
+      const png = await sharp({ create: { width: side, height: side, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+        .png({ compressionLevel: 0 })
+        .toBuffer();
+      return { size: png.length, dataUrl: `data:image/png;base64,${png.toString('base64')}` };
+    };
+    const fits = await noise(limits.imageUploadBytesMax * 0.95);
+    expect(fits.size).toBeLessThan(limits.imageUploadBytesMax);
+    const taken = await call<CreatedPet>(ctx.app, 'POST', 'Pet/create-pet', { token, body: registration({ image: fits.dataUrl }) });
+    expect(taken.status).toBe(200);
+    expect(taken.body.result!.pet.image).toMatch(/\.jpg$/);
+    const tooLarge = await noise(limits.imageUploadBytesMax * 1.05);
+    const refused = await call(ctx.app, 'POST', 'Pet/create-pet', { token, body: registration({ image: tooLarge.dataUrl }) });
+    expect(refused).toMatchObject({ status: 413, body: { errors: [messages.imageTooLarge] } });
   });
 
   it('on a route without an image is refused far below the image size', async () => {

@@ -78,7 +78,14 @@ export function jsonObjectField(maxBytes: number, tooLarge: string) {
   return z
     .record(z.string({ error: tooLarge }).max(100, { error: tooLarge }), z.unknown(), { error: messages.invalidRequest })
     .refine((v) => jsonDepth(v, jsonDepthMax) <= jsonDepthMax, { error: tooLarge, abort: true })
-    .refine((v) => !JSON.stringify(v).includes('\\u0000') && JSON.stringify(v).length <= maxBytes, { error: tooLarge });
+    // jsonb refuses \u0000 as text columns refuse NUL.
+    .refine(
+      (v) => {
+        const json = JSON.stringify(v);
+        return json.length <= maxBytes && !json.includes('\\u0000');
+      },
+      { error: tooLarge },
+    );
 }
 
 /** A record id in the path: GET Pet/{id}, DELETE Users/BackupContact/{id}, … */
