@@ -13,23 +13,17 @@ dayjs.extend(customParseFormat);
 /** PostgreSQL's `integer`, the type of every id column: a larger id cannot name a record. */
 export const maxRecordId = 2_147_483_647;
 
-/** A record id in a JSON body: a positive whole number that fits an `integer` column. */
-export function idField(message: string) {
-  return z
-    .number({ error: message })
-    .int({ error: message })
-    .positive({ error: message })
-    .max(maxRecordId, { error: message });
+/** A positive whole number that fits an `integer` column, as JSON gives it or coerced from text. */
+function recordId<N extends z.ZodNumber | z.ZodCoercedNumber>(number: N, message: string): N {
+  // Each rule returns the same kind of schema it was given; TypeScript cannot follow that through a union.
+  return number.int({ error: message }).positive({ error: message }).max(maxRecordId, { error: message }) as N;
 }
 
+/** A record id in a JSON body. */
+export const idField = (message: string) => recordId(z.number({ error: message }), message);
+
 /** A record id in a path or a query, where it arrives as text. */
-export function idParam(message: string = messages.invalidId) {
-  return z.coerce
-    .number({ error: message })
-    .int({ error: message })
-    .positive({ error: message })
-    .max(maxRecordId, { error: message });
-}
+export const idParam = (message: string = messages.invalidId) => recordId(z.coerce.number({ error: message }), message);
 
 /**
  * Text of at most `max` characters, never holding NUL: PostgreSQL's text columns refuse it.
