@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { API_BASE, failure, messages } from '@petreg/contract';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -20,6 +20,7 @@ import { createDiskStorage, type FileStorage } from './adapters/storage/index.js
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { AppError, loggable } from './errors.js';
+import { jsonBodyLimit, withImageBodyLimit } from './http.js';
 import { contactRoutes } from './modules/contacts/routes.js';
 import { createContactService } from './modules/contacts/service.js';
 import { paymentRoutes } from './modules/payments/routes.js';
@@ -35,6 +36,7 @@ import { utilityRoutes } from './modules/utilities/routes.js';
 import { createUtilityService } from './modules/utilities/service.js';
 import { webDistFolder } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
+import { useJsonBodyParser } from './plugins/jsonBody.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -72,9 +74,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     logger: loggerOptions(config),
     trustProxy: config.trustProxy,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    bodyLimit: jsonBodyLimit,
+    // A path that is no valid URL (a broken %-escape) is refused by the router, before any error handler.
+    frameworkErrors: (_error, _request, reply) => (reply as FastifyReply).status(400).send(failure([messages.invalidRequest])),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  useJsonBodyParser(app);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -113,7 +119,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       return reply.status(400).send(failure([...byField.values()]));
     }
     const status = error.statusCode ?? 500;
-    if (status < 500) return reply.status(status).send(failure([error.message]));
+    // Fastify's own refusals (body too large, unreadable JSON, unknown content type) in the product's words.
+    if (status === 413) {
+      const takesImage = (request.routeOptions.bodyLimit ?? 0) >= withImageBodyLimit;
+      return reply.status(413).send(failure([takesImage ? messages.imageTooLarge : messages.requestTooLarge]));
+    }
+    if (status < 500) return reply.status(status).send(failure([status === 404 ? messages.notFound : messages.invalidRequest]));
     request.log.error({ err: loggable(error) }, 'request failed');
     return reply.status(500).send(failure([messages.genericError]));
   });

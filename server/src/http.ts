@@ -1,4 +1,4 @@
-import { failure, messages, ok, type Envelope } from '@petreg/contract';
+import { failure, imageDataUrlMax, messages, ok, type Envelope } from '@petreg/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { AppError } from './errors.js';
 
@@ -11,8 +11,15 @@ export interface Limit {
   window: number;
 }
 
-/** Body limit of the routes that take a photo: room for a 10 MB image sent as a data URL. */
-export const withImageBodyLimit = 15 * 1024 * 1024;
+/**
+ * Body limits, checked before a byte is parsed, so an oversized body costs nothing. Every JSON
+ * route but those taking a photo gets `jsonBodyLimit`: its largest form (user settings) is under 16 KB.
+ */
+export const jsonBodyLimit = 64 * 1024;
+/** The routes that take a photo: the largest image as a data URL, plus the form around it. */
+export const withImageBodyLimit = imageDataUrlMax + jsonBodyLimit;
+/** The payment provider's webhook: its events are the provider's, larger than our forms. */
+export const webhookBodyLimit = 1024 * 1024;
 
 /** Serves a stored image: public, under a random name that never changes, so cached for good. */
 export function sendImage(reply: FastifyReply, image: Buffer | null) {

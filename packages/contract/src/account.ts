@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { limits } from './constants.js';
+import { imageDataUrlMax, limits } from './constants.js';
+import { idField, jsonObjectField, requestObject, textField } from './fields.js';
 import { messages } from './messages.js';
 import { isValidPhone } from './phone.js';
 
@@ -7,82 +8,69 @@ import { isValidPhone } from './phone.js';
 const strongPassword = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[!@#$%^&*?]).{8,}$/;
 
 /** Required, valid, at most 255 characters: the e-mail rule every account form shares. */
-export const emailField = z
-  .string({ error: messages.emailRequired })
+export const emailField = textField(limits.emailMax, messages.emailTooLong, messages.emailRequired)
   .trim()
   .min(1, { error: messages.emailRequired, abort: true })
-  .max(limits.emailMax, { error: messages.emailTooLong, abort: true })
   // The HTML5 rule browsers use for type=email; it also accepts the default admin@localhost.
   .pipe(z.email({ error: messages.emailInvalid, pattern: z.regexes.html5Email }));
 
 /** The strength rule of sign-up, reset and change password. */
-export const newPasswordField = z
-  .string({ error: messages.passwordRequired })
+export const newPasswordField = textField(limits.passwordMax, messages.passwordTooLong, messages.passwordRequired)
   .min(1, { error: messages.passwordRequired, abort: true })
-  .max(limits.passwordMax, { error: messages.passwordTooLong, abort: true })
   .regex(strongPassword, { error: messages.passwordWeak });
 
-const passwordField = z
-  .string({ error: messages.passwordRequired })
-  .min(1, { error: messages.passwordRequired, abort: true })
-  .max(limits.passwordMax, { error: messages.passwordTooLong });
+const passwordField = textField(limits.passwordMax, messages.passwordTooLong, messages.passwordRequired).min(1, {
+  error: messages.passwordRequired,
+});
 
-const mobilePhoneField = z
-  .string({ error: messages.phoneRequired })
+const mobilePhoneField = textField(limits.phoneMax, messages.phoneTooLong, messages.phoneRequired)
   .trim()
   .min(1, { error: messages.phoneRequired, abort: true })
-  .max(limits.phoneMax, { error: messages.phoneTooLong, abort: true })
   .refine(isValidPhone, { error: messages.phoneInvalid });
 
 /** Profile-form names: required and at least 2 characters. */
-function personName(required: string, min: string) {
-  return z
-    .string({ error: required })
+function personName(required: string, min: string, tooLong: string) {
+  return textField(255, tooLong, required)
     .trim()
     .min(1, { error: required, abort: true })
-    .min(limits.personNameMin, { error: min })
-    .max(255);
+    .min(limits.personNameMin, { error: min });
 }
 
-export const signUpSchema = z.object({
-  firstName: z
-    .string({ error: messages.firstNameRequiredSignUp })
+export const signUpSchema = requestObject({
+  firstName: textField(255, messages.firstNameTooLong, messages.firstNameRequiredSignUp)
     .trim()
-    .min(1, { error: messages.firstNameRequiredSignUp })
-    .max(255),
-  lastName: z
-    .string({ error: messages.lastNameRequiredSignUp })
+    .min(1, { error: messages.firstNameRequiredSignUp }),
+  lastName: textField(255, messages.lastNameTooLong, messages.lastNameRequiredSignUp)
     .trim()
-    .min(1, { error: messages.lastNameRequiredSignUp, abort: true })
-    .max(255, { error: messages.lastNameTooLong }),
+    .min(1, { error: messages.lastNameRequiredSignUp, abort: true }),
   email: emailField,
   phoneNumber: mobilePhoneField,
   password: newPasswordField,
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
 
-export const signUpEmailSchema = z.object({ email: emailField });
+export const signUpEmailSchema = requestObject({ email: emailField });
 
-export const signInSchema = z.object({
+export const signInSchema = requestObject({
   email: emailField,
   password: passwordField,
-  remember: z.boolean().optional(),
+  remember: z.boolean({ error: messages.invalidRequest }).optional(),
 });
 export type SignInInput = z.infer<typeof signInSchema>;
 
-export const forgotPasswordSchema = z.object({ email: emailField });
+export const forgotPasswordSchema = requestObject({ email: emailField });
 
 /** The reset-password page: both fields required, the new one strong, the two equal. */
 export const resetPasswordFormSchema = z
-  .object({ password: newPasswordField, passwordConfirm: passwordField })
+  .object({ password: newPasswordField, passwordConfirm: passwordField }, { error: messages.invalidRequest })
   .refine((v) => v.password === v.passwordConfirm, {
     error: messages.passwordsMustMatch,
     path: ['passwordConfirm'],
   });
 
-export const setPasswordByTokenSchema = z.object({
+export const setPasswordByTokenSchema = requestObject({
   email: emailField,
-  token: z.string().trim().min(1, { error: messages.resetLinkInvalid }).max(200),
+  token: textField(200, messages.resetLinkInvalid, messages.resetLinkInvalid).trim().min(1, { error: messages.resetLinkInvalid }),
   password: newPasswordField,
 });
 export type SetPasswordByTokenInput = z.infer<typeof setPasswordByTokenSchema>;
@@ -92,43 +80,39 @@ export const changePasswordSchema = z
     currentPassword: passwordField,
     newPassword: newPasswordField,
     confirmPassword: passwordField,
-  })
+  }, { error: messages.invalidRequest })
   .refine((v) => v.newPassword === v.confirmPassword, {
     error: messages.passwordsMustMatch,
     path: ['confirmPassword'],
   });
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 
-const optionalText = (max: number) =>
-  z
-    .string()
+const optionalText = (max: number, tooLong: string) =>
+  textField(max, tooLong)
     .trim()
-    .max(max)
     .nullish()
     .transform((v) => (v ? v : null));
 
-export const profileSchema = z.object({
-  firstName: personName(messages.firstNameRequired, messages.firstNameMin),
-  lastName: personName(messages.lastNameRequired, messages.lastNameMin),
+export const profileSchema = requestObject({
+  firstName: personName(messages.firstNameRequired, messages.firstNameMin, messages.firstNameTooLong),
+  lastName: personName(messages.lastNameRequired, messages.lastNameMin, messages.lastNameTooLong),
   email: emailField,
-  phoneNumber: z
-    .string()
+  phoneNumber: textField(limits.phoneMax, messages.phoneTooLong)
     .trim()
-    .max(limits.phoneMax, { error: messages.phoneTooLong, abort: true })
     .refine((v) => v === '' || isValidPhone(v), { error: messages.phoneInvalid })
     .nullish()
     .transform((v) => (v ? v : null)),
-  address1: optionalText(255),
-  address2: optionalText(255),
-  city: optionalText(100),
-  stateId: z.number().int().positive().nullish().transform((v) => v ?? null),
-  zipcode: optionalText(10),
-  notifyByEmail: z.boolean().default(false),
-  notifyBySms: z.boolean().default(false),
+  address1: optionalText(255, messages.addressTooLong),
+  address2: optionalText(255, messages.addressTooLong),
+  city: optionalText(100, messages.cityTooLong),
+  stateId: idField(messages.stateInvalid).nullish().transform((v) => v ?? null),
+  zipcode: optionalText(10, messages.zipcodeTooLong),
+  notifyByEmail: z.boolean({ error: messages.invalidChoice }).default(false),
+  notifyBySms: z.boolean({ error: messages.invalidChoice }).default(false),
   /** A data URL for a new photo, the stored name to keep it, empty to remove it; absent keeps it. */
-  photo: z.string().max(15_000_000).nullish(),
+  photo: textField(imageDataUrlMax, messages.imageTooLarge, messages.onlyImages).nullish(),
   /** Required when the e-mail changes: a stolen session alone must not move the account to another address. */
-  currentPassword: z.string().max(limits.passwordMax, { error: messages.passwordTooLong }).optional(),
+  currentPassword: textField(limits.passwordMax, messages.passwordTooLong).optional(),
 });
 export type ProfileInput = z.input<typeof profileSchema>;
 
@@ -143,19 +127,24 @@ export const profileFormSchema = (currentEmail: string) =>
   });
 
 /** `POST Users/confirm-email`: the token of the link mailed to the new address. */
-export const confirmEmailSchema = z.object({
-  token: z.string().trim().min(1, { error: messages.emailChangeLinkInvalid }).max(200, { error: messages.emailChangeLinkInvalid }),
+export const confirmEmailSchema = requestObject({
+  token: textField(200, messages.emailChangeLinkInvalid, messages.emailChangeLinkInvalid)
+    .trim()
+    .min(1, { error: messages.emailChangeLinkInvalid }),
 });
 
 /** `POST api/auth/user/update`: the user's own UI settings and shortcuts. */
-export const userSettingsSchema = z.object({
-  data: z.object({
-    settings: z.record(z.string(), z.unknown()).default({}),
-    shortcuts: z.array(z.string().max(100)).max(50).default([]),
+export const userSettingsSchema = requestObject({
+  data: requestObject({
+    settings: jsonObjectField(8 * 1024, messages.settingsTooLarge).default({}),
+    shortcuts: z
+      .array(textField(100, messages.shortcutsTooMany, messages.shortcutsTooMany), { error: messages.shortcutsTooMany })
+      .max(50, { error: messages.shortcutsTooMany })
+      .default([]),
   }),
 });
 
-export const socialLoginSchema = z.object({
+export const socialLoginSchema = requestObject({
   /** Google: the ID token from Google Identity Services; Facebook: the user access token. */
-  token: z.string().min(10).max(5000),
+  token: textField(5000, messages.socialSignInFailed, messages.socialSignInFailed).min(10, { error: messages.socialSignInFailed }),
 });

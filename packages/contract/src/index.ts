@@ -1,6 +1,7 @@
 export * from './account.js';
 export * from './constants.js';
 export * from './envelope.js';
+export * from './fields.js';
 export * from './format.js';
 export * from './messages.js';
 export * from './phone.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { normaliseChipId } from './chip.js';
 import { chipManufacturers, isoCountryCodeRange, type ChipFormat } from './chipManufacturers.js';
 import { limits } from './constants.js';
+import { requestObject, textField } from './fields.js';
 import { messages } from './messages.js';
 
 /** Spec 5: 9, 10 or 15 characters, counted once the spacing and asterisks readers print are gone. */
@@ -10,10 +11,8 @@ export function isLookupLength(chipId: string): boolean {
 }
 
 /** The public microchip lookup: GET utilities/microchip-lookup?id= and the lookup page's search box. */
-export const microchipLookupSchema = z.object({
-  id: z
-    .string({ error: messages.lookupLength })
-    .max(40, { error: messages.lookupLength })
+export const microchipLookupSchema = requestObject({
+  id: textField(40, messages.lookupLength, messages.lookupLength)
     .transform(normaliseChipId)
     .refine(isLookupLength, { error: messages.lookupLength }),
 });

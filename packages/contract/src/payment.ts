@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField, idParam, requestObject, textField } from './fields.js';
 import { messages } from './messages.js';
 
 /** The QR collar tag sold with a plan (US only), shipping included. */
@@ -16,30 +17,38 @@ export interface Plan {
   oneTime: boolean;
 }
 
-export const updatePlanSchema = z.object({
-  id: z.number().int().positive(),
-  planId: z.number().int().positive(),
+export const updatePlanSchema = requestObject({
+  id: idField(messages.invalidId),
+  planId: idField(messages.planNotFound),
 });
 
 /** GET checkout/stripe-subscription/{id}: booleans arrive as query text. */
-export const checkoutQuerySchema = z.object({
-  petFlow: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
-  isTagSelected: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
-  coupon: z.string().trim().toUpperCase().max(40).optional(),
+const queryFlag = z
+  .enum(['true', 'false'], { error: messages.invalidRequest })
+  .default('false')
+  .transform((v) => v === 'true');
+
+export const checkoutQuerySchema = requestObject({
+  petFlow: queryFlag,
+  isTagSelected: queryFlag,
+  coupon: textField(40, messages.couponNotEligible).trim().toUpperCase().optional(),
 });
 
+/** GET utilities/stripe-dashboard?uid=: the signed-in user's own id. */
+export const billingDashboardQuerySchema = requestObject({ uid: idParam() });
+
 /** The card form of the portal's own checkout page (the embedded default, no real charge). */
-export const cardSchema = z.object({
-  name: z.string().trim().min(1, { error: messages.cardNameRequired }).max(100),
-  cardNumber: z
-    .string()
+export const cardSchema = requestObject({
+  name: textField(100, messages.cardNameTooLong, messages.cardNameRequired)
+    .trim()
+    .min(1, { error: messages.cardNameRequired }),
+  cardNumber: textField(40, messages.cardNumberInvalid, messages.cardNumberInvalid)
     .transform((v) => v.replace(/[\s-]/g, ''))
-    .pipe(z.string().regex(/^\d{12,19}$/, { error: messages.cardNumberInvalid })),
-  expiry: z
-    .string()
+    .pipe(z.string({ error: messages.cardNumberInvalid }).regex(/^\d{12,19}$/, { error: messages.cardNumberInvalid })),
+  expiry: textField(20, messages.cardExpiryInvalid, messages.cardExpiryInvalid)
     .trim()
     .regex(/^(0[1-9]|1[0-2])\s*\/\s*(\d{2})$/, { error: messages.cardExpiryInvalid }),
-  cvc: z.string().trim().regex(/^\d{3,4}$/, { error: messages.cardCvcInvalid }),
+  cvc: textField(10, messages.cardCvcInvalid, messages.cardCvcInvalid).trim().regex(/^\d{3,4}$/, { error: messages.cardCvcInvalid }),
 });
 
 /** What the portal's checkout page shows before paying. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isWellFormedChipId, normaliseChipId } from './chip.js';
-import { limits } from './constants.js';
+import { imageDataUrlMax, limits } from './constants.js';
+import { dateField, idField, requestObject, textField } from './fields.js';
 import { messages } from './messages.js';
 import { normalisePhone } from './phone.js';
 
@@ -10,50 +11,50 @@ export const sexes = [
   { id: 2, name: 'Female' },
 ] as const;
 
-/** YYYY-MM-DD, the form every date is sent in. */
-const apiDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: messages.invalidDate })
-  .refine((v) => !Number.isNaN(Date.parse(v)), { error: messages.invalidDate });
-
 const notFuture = (v: string | null | undefined) => !v || v <= new Date().toISOString().slice(0, 10);
 
-export const breedRef = z.object({ id: z.number().int().positive(), name: z.string().max(200) });
+export const breedRef = z.object(
+  { id: idField(messages.breedsOfSpecies), name: textField(200, messages.breedsOfSpecies, messages.breedsOfSpecies) },
+  { error: messages.breedsOfSpecies },
+);
 
 function petName(min: number, minMessage: string) {
-  return z
-    .string({ error: messages.petNameRequired })
-    .trim()
-    // No abort here: an aborted field would keep the chip rules from running beside it.
-    .min(1, { error: messages.petNameRequired })
-    .min(min, { error: minMessage })
-    .max(100);
+  return (
+    textField(100, messages.petNameTooLong, messages.petNameRequired)
+      .trim()
+      // No abort here: an aborted field would keep the chip rules from running beside it.
+      .min(1, { error: messages.petNameRequired })
+      .min(min, { error: minMessage })
+  );
 }
 
 /** The fields every pet form shares (registration, owner edit, admin edit). */
 function petFields(nameMin: number, nameMinMessage: string) {
   return {
     name: petName(nameMin, nameMinMessage),
-    speciesId: z.number({ error: messages.petSpeciesRequired }).int().positive({ error: messages.petSpeciesRequired }),
-    breeds: z.array(breedRef).max(limits.breedsMax, { error: messages.breedsMax }).default([]),
-    sex: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(0),
-    dob: apiDate.refine(notFuture, { error: messages.dateInFuture }).nullish().transform((v) => v ?? null),
-    lastRabiesVaccine: apiDate.refine(notFuture, { error: messages.dateInFuture }).nullish().transform((v) => v ?? null),
+    speciesId: idField(messages.petSpeciesRequired),
+    breeds: z
+      .array(breedRef, { error: messages.breedsOfSpecies })
+      .max(limits.breedsMax, { error: messages.breedsMax })
+      .default([]),
+    sex: z.union([z.literal(0), z.literal(1), z.literal(2)], { error: messages.petSexInvalid }).default(0),
+    dob: dateField.refine(notFuture, { error: messages.dateInFuture }).nullish().transform((v) => v ?? null),
+    lastRabiesVaccine: dateField.refine(notFuture, { error: messages.dateInFuture }).nullish().transform((v) => v ?? null),
     approximateWeight: z
       .number({ error: messages.weightNotNumber })
       .min(0, { error: messages.weightNotNumber })
-      .max(5000)
+      .max(5000, { error: messages.weightTooLarge })
       .nullish()
       .transform((v) => v ?? null),
-    spayedNeutered: z.boolean().default(false),
-    shareContactInfo: z.boolean().default(false),
-    notes: z
-      .string()
-      .max(limits.notesMax, { error: messages.notesTooLong })
+    spayedNeutered: z.boolean({ error: messages.invalidChoice }).default(false),
+    shareContactInfo: z.boolean({ error: messages.invalidChoice }).default(false),
+    notes: textField(limits.notesMax, messages.notesTooLong)
       .nullish()
       .transform((v) => (v ? v : null)),
     /** A data URL when a new image was chosen, otherwise the stored file name (or null). */
-    image: z.string().max(15_000_000).nullish().transform((v) => v ?? null),
+    image: textField(imageDataUrlMax, messages.imageTooLarge, messages.onlyImages)
+      .nullish()
+      .transform((v) => v ?? null),
   };
 }
 
@@ -72,52 +73,58 @@ function checkChip(value: { chipId: string; confirmChip: string; chipTypeId: num
   if (!value.chipTypeId) ctx.addIssue({ code: 'custom', path: ['chipTypeId'], message: messages.chipTypeRequired });
 }
 
-/** Chip rules run with the other fields' errors, so a form shows them all at once. */
+/**
+ * Chip rules run with the other fields' errors, so a form shows them all at once; not when the
+ * chip fields failed, nor when the value was no object at all (an issue without a field).
+ */
 function chipFieldsParsed(payload: { issues: readonly { path?: readonly PropertyKey[] }[] }): boolean {
   return payload.issues.every((issue) => {
     const field = issue.path?.[0];
-    return field === undefined || !(field in chipFields);
+    return field !== undefined && !(field in chipFields);
   });
 }
 
 const chipFields = {
-  chipId: z.string().max(40).nullish().transform((v) => normaliseChipId(v ?? '')),
-  confirmChip: z.string().max(40).nullish().transform((v) => normaliseChipId(v ?? '')),
-  chipTypeId: z.number().int().positive().nullish().transform((v) => v ?? null),
+  chipId: textField(40, messages.lookupLength)
+    .nullish()
+    .transform((v) => normaliseChipId(v ?? '')),
+  confirmChip: textField(40, messages.chipsDoNotMatch)
+    .nullish()
+    .transform((v) => normaliseChipId(v ?? '')),
+  chipTypeId: idField(messages.chipTypeRequired)
+    .nullish()
+    .transform((v) => v ?? null),
 };
 
 /** Registration (client/pet, pet-register): POST Pet/create-pet. */
-export const petRegistrationSchema = z
-  .object({ ...petFields(limits.petNameMinRegistration, messages.petNameMin2), ...chipFields })
+export const petRegistrationSchema = requestObject({
+  ...petFields(limits.petNameMinRegistration, messages.petNameMin2),
+  ...chipFields,
+})
   .superRefine(checkChip, { when: chipFieldsParsed });
 export type PetRegistrationInput = z.input<typeof petRegistrationSchema>;
 export type PetRegistration = z.output<typeof petRegistrationSchema>;
 
 /** The owner's edit form (client/pet/update/{id}): PUT Pet/pet-profile and PUT Pet/{id}. */
-export const petProfileSchema = z
-  .object({
-    id: z.number().int().positive(),
-    ...petFields(limits.petNameMinOwnerEdit, messages.petNameMin3),
-    ...chipFields,
-  })
+export const petProfileSchema = requestObject({
+  id: idField(messages.invalidId),
+  ...petFields(limits.petNameMinOwnerEdit, messages.petNameMin3),
+  ...chipFields,
+})
   .superRefine(checkChip, { when: chipFieldsParsed });
 export type PetProfileInput = z.input<typeof petProfileSchema>;
 export type PetProfile = z.output<typeof petProfileSchema>;
 
-export const backupContactSchema = z.object({
-  id: z.number().int().positive().nullish(),
-  name: z
-    .string({ error: messages.contactNameRequired })
+export const backupContactSchema = requestObject({
+  id: idField(messages.invalidId).nullish(),
+  name: textField(100, messages.contactNameTooLong, messages.contactNameRequired)
     .trim()
     .min(1, { error: messages.contactNameRequired, abort: true })
-    .min(limits.backupContactNameMin, { error: messages.contactNameMin })
-    .max(100),
-  phoneNumber: z
-    .string({ error: messages.contactPhoneRequired })
+    .min(limits.backupContactNameMin, { error: messages.contactNameMin }),
+  phoneNumber: textField(limits.phoneMax, messages.phoneTooLong, messages.contactPhoneRequired)
     .trim()
     .min(1, { error: messages.contactPhoneRequired, abort: true })
     .min(limits.backupContactPhoneMin, { error: messages.contactPhoneInvalid, abort: true })
-    .max(limits.phoneMax, { error: messages.phoneTooLong, abort: true })
     .refine((v) => normalisePhone(v) !== null, { error: messages.contactPhoneInvalid }),
 });
 export type BackupContactInput = z.input<typeof backupContactSchema>;

@@ -31,7 +31,8 @@ function readAsDataUrl(file: File): Promise<string> {
 
 /** A photo dropped on the frame or picked from the device; images only (spec 5). */
 export function ImageField({ label, value, onChange, previewSrc, disabled = false }: ImageFieldProps) {
-  const [refused, setRefused] = useState(false);
+  // Why the last chosen file was refused, or null.
+  const [refused, setRefused] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const isNew = Boolean(value?.startsWith('data:'));
   // Spec 2.4: an image over the size limit may take a while to upload.
@@ -40,14 +41,19 @@ export function ImageField({ label, value, onChange, previewSrc, disabled = fals
   const accept = async (file: File | undefined) => {
     if (!file) return;
     if (!file.type.startsWith('image/')) {
-      setRefused(true);
+      setRefused(messages.onlyImages);
       return;
     }
-    setRefused(false);
+    // The server refuses a larger image (413); say so before the upload, not after it.
+    if (file.size > limits.imageUploadBytesMax) {
+      setRefused(messages.imageTooLarge);
+      return;
+    }
+    setRefused(null);
     try {
       onChange(await readAsDataUrl(file));
     } catch {
-      setRefused(true);
+      setRefused(messages.onlyImages);
     }
   };
 
@@ -116,8 +122,8 @@ export function ImageField({ label, value, onChange, previewSrc, disabled = fals
         </Stack>
       </Box>
       {refused && (
-        <Alert severity="error" onClose={() => setRefused(false)}>
-          {messages.onlyImages}
+        <Alert severity="error" onClose={() => setRefused(null)}>
+          {refused}
         </Alert>
       )}
       {large && <Alert severity="info">This is a high-quality image, so it may take a minute to upload.</Alert>}

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { API_BASE, messages } from '@petreg/contract';
+import { API_BASE, limits, messages } from '@petreg/contract';
 import sharp from 'sharp';
 import type { FileStorage } from './index.js';
 import { AppError, badRequest } from '../../errors.js';
 
-const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 const MAX_EDGE_PX = 1600;
 /** Name of stored images: random, so a pet's photo cannot be found by guessing. */
 const STORED_NAME = /^[a-f0-9]{32}\.jpg$/;
@@ -26,7 +25,7 @@ export async function storeImage(storage: FileStorage, folder: string, dataUrl: 
   const match = /^data:[^;,]*(;base64)?,(.*)$/s.exec(dataUrl);
   if (!match?.[1]) throw badRequest(messages.onlyImages);
   const upload = Buffer.from(match[2]!, 'base64');
-  if (upload.length > MAX_UPLOAD_BYTES) throw new AppError(413, [messages.imageTooLarge]);
+  if (upload.length > limits.imageUploadBytesMax) throw new AppError(413, [messages.imageTooLarge]);
   let jpeg: Buffer;
   try {
     jpeg = await sharp(upload, { limitInputPixels: 50_000_000 })

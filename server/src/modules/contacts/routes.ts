@@ -1,6 +1,5 @@
-import { backupContactSchema } from '@petreg/contract';
+import { backupContactSchema, idParams } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { answer } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
 import type { ContactService } from './service.js';
@@ -19,7 +18,7 @@ export const contactRoutes: FastifyPluginAsyncZod<{ contacts: ContactService }> 
 
   app.delete(
     '/Users/BackupContact/:id',
-    { schema: { tags, params: z.object({ id: z.coerce.number().int().positive() }) }, config: { auth: 'signedIn' } },
+    { schema: { tags, params: idParams }, config: { auth: 'signedIn' } },
     async (request) => {
       await contacts.remove(sessionOf(request), request.params.id);
       return answer(true);

@@ -1,12 +1,15 @@
-import { cardSchema, checkoutQuerySchema, updatePlanSchema } from '@petreg/contract';
+import {
+  billingDashboardQuerySchema,
+  cardSchema,
+  checkoutQuerySchema,
+  idParams as petParams,
+  sessionIdParams as sessionParams,
+  updatePlanSchema,
+} from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { answer } from '../../http.js';
+import { answer, webhookBodyLimit } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
 import type { PaymentService } from './service.js';
-
-const petParams = z.object({ id: z.coerce.number().int().positive() });
-const sessionParams = z.object({ sessionId: z.string().min(1).max(255) });
 
 export const paymentRoutes: FastifyPluginAsyncZod<{ payments: PaymentService; localCheckout: boolean }> = async (
   app,
@@ -52,7 +55,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ payments: PaymentService; lo
 
   app.get(
     '/utilities/stripe-dashboard',
-    { schema: { tags, querystring: z.object({ uid: z.coerce.number().int().positive() }) }, config: { auth: 'signedIn' } },
+    { schema: { tags, querystring: billingDashboardQuerySchema }, config: { auth: 'signedIn' } },
     async (request) => answer(await payments.billingDashboardUrl(sessionOf(request), request.query.uid)),
   );
 
@@ -74,8 +77,9 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ payments: PaymentService; lo
 
   // The provider's webhook: the signature is checked over the exact bytes received.
   await app.register(async (raw) => {
+    raw.removeContentTypeParser('application/json');
     raw.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    raw.post('/payment/webhook', { schema: { tags, hide: true } }, async (request) => {
+    raw.post('/payment/webhook', { schema: { tags, hide: true }, bodyLimit: webhookBodyLimit }, async (request) => {
       await payments.handleWebhook(request.body as Buffer, request.headers['stripe-signature'] as string | undefined);
       return answer(true);
     });

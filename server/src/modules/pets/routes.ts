@@ -1,11 +1,8 @@
-import { failure, messages, petProfileSchema, petRegistrationSchema } from '@petreg/contract';
+import { failure, fileParams, idParams, messages, petProfileSchema, petRegistrationSchema } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { answer, sendImage, withImageBodyLimit } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
 import type { PetService } from './service.js';
-
-const idParams = z.object({ id: z.coerce.number().int().positive() });
 
 export const petRoutes: FastifyPluginAsyncZod<{ pets: PetService }> = async (app, { pets }) => {
   const tags = ['Pets'];
@@ -48,7 +45,7 @@ export const petRoutes: FastifyPluginAsyncZod<{ pets: PetService }> = async (app
   );
 
   // Public: the photo shows on the pet's public profile; the name is random and unguessable.
-  app.get('/pet/pet-images/:file', { schema: { tags, params: z.object({ file: z.string().max(100) }) } }, async (request, reply) => {
+  app.get('/pet/pet-images/:file', { schema: { tags, params: fileParams } }, async (request, reply) => {
     return sendImage(reply, await pets.image(request.params.file));
   });
 };

@@ -1,6 +1,5 @@
-import { microchipLookupSchema } from '@petreg/contract';
+import { microchipLookupSchema, publicIdParams as idParams } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { answer, perIp } from '../../http.js';
 import type { PublicService } from './service.js';
 
@@ -14,8 +13,6 @@ const limits = {
   profile: { max: 60, window: MINUTE },
   shortLink: { max: 60, window: MINUTE },
 };
-
-const idParams = z.object({ id: z.string().max(64) });
 
 export const publicRoutes: FastifyPluginAsyncZod<{ publicPages: PublicService }> = async (app, { publicPages }) => {
   const tags = ['Public'];

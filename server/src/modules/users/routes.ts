@@ -1,7 +1,9 @@
 import {
   changePasswordSchema,
   confirmEmailSchema,
+  fileParams,
   forgotPasswordSchema,
+  idParams,
   profileSchema,
   setPasswordByTokenSchema,
   signInSchema,
@@ -11,7 +13,6 @@ import {
   userSettingsSchema,
 } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { answer, perEmail, perIp, sendImage, withImageBodyLimit } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
 import type { UserService } from './service.js';
@@ -111,7 +112,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
   app.put(
     '/Users/:id',
     {
-      schema: { tags, params: z.object({ id: z.coerce.number().int().positive() }), body: profileSchema },
+      schema: { tags, params: idParams, body: profileSchema },
       config: { auth: 'signedIn' },
       bodyLimit: withImageBodyLimit,
     },
@@ -134,7 +135,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
   });
 
   // Public: the owner's photo shows on the public profile of a missing pet; names are random.
-  app.get('/Users/user-images/:file', { schema: { tags, params: z.object({ file: z.string().max(100) }) } }, async (request, reply) => {
+  app.get('/Users/user-images/:file', { schema: { tags, params: fileParams } }, async (request, reply) => {
     return sendImage(reply, await users.image(request.params.file));
   });
 

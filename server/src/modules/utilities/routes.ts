@@ -1,6 +1,6 @@
-import { legalDocuments } from '@petreg/contract';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { idParams, legalDocuments, messages, requestObject } from '@petreg/contract';
 import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { answer } from '../../http.js';
 import type { UtilityService } from './service.js';
 
@@ -11,7 +11,7 @@ export const utilityRoutes: FastifyPluginAsyncZod<{ utilities: UtilityService }>
 
   app.get(
     '/utilities/breeds-by-species/:id',
-    { schema: { tags, params: z.object({ id: z.coerce.number().int().positive() }) } },
+    { schema: { tags, params: idParams } },
     async (request) => answer(await utilities.breedsBySpecies(request.params.id)),
   );
 
@@ -21,7 +21,7 @@ export const utilityRoutes: FastifyPluginAsyncZod<{ utilities: UtilityService }>
 
   app.get(
     '/utilities/legal/:document',
-    { schema: { tags, params: z.object({ document: z.enum(legalDocuments) }) } },
+    { schema: { tags, params: requestObject({ document: z.enum(legalDocuments, { error: messages.notFound }) }) } },
     async (request) => answer(await utilities.legal(request.params.document)),
   );
 

@@ -1,0 +1,97 @@
+/**
+ * The input rules every request schema shares, one place each: record ids, text, dates, request
+ * objects and free-form JSON. Each rule keeps out a value PostgreSQL would refuse (so no input
+ * answers 500) and carries a message in the product's words (so no user reads zod's default text).
+ */
+import dayjs from 'dayjs';
+import customParseFormat from 'dayjs/plugin/customParseFormat.js';
+import { z } from 'zod';
+import { messages } from './messages.js';
+
+dayjs.extend(customParseFormat);
+
+/** PostgreSQL's `integer`, the type of every id column: a larger id cannot name a record. */
+export const maxRecordId = 2_147_483_647;
+
+/** A positive whole number that fits an `integer` column, as JSON gives it or coerced from text. */
+function recordId<N extends z.ZodNumber | z.ZodCoercedNumber>(number: N, message: string): N {
+  // Each rule returns the same kind of schema it was given; TypeScript cannot follow that through a union.
+  return number.int({ error: message }).positive({ error: message }).max(maxRecordId, { error: message }) as N;
+}
+
+/** A record id in a JSON body. */
+export const idField = (message: string) => recordId(z.number({ error: message }), message);
+
+/** A record id in a path or a query, where it arrives as text. */
+export const idParam = (message: string = messages.invalidId) => recordId(z.coerce.number({ error: message }), message);
+
+/**
+ * Text of at most `max` characters, never holding NUL: PostgreSQL's text columns refuse it.
+ * `required` is the message for a missing value or one that is not text.
+ */
+export function textField(max: number, tooLong: string, required: string = messages.invalidText) {
+  return z
+    .string({ error: required })
+    .max(max, { error: tooLong, abort: true })
+    .refine((v) => !v.includes('\u0000'), { error: messages.invalidCharacter, abort: true });
+}
+
+/** No pet was born, and no vaccine given, before this; it also keeps out year 0, which PostgreSQL refuses. */
+const earliestDate = '1900-01-01';
+
+/** A real calendar date sent as YYYY-MM-DD: 2024-02-30 and 2021-02-29 are not dates. */
+export const dateField = z
+  .string({ error: messages.invalidDate })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: messages.invalidDate, abort: true })
+  .refine((v) => v >= earliestDate && dayjs(v, 'YYYY-MM-DD', true).isValid(), { error: messages.invalidDate });
+
+/** The top level of every JSON body and query: a form's fields, never bare `null` or a list. */
+export function requestObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  return z.object(shape, { error: messages.invalidRequest });
+}
+
+/** Largest nesting of a stored JSON value (user settings): deep enough for any screen's options. */
+export const jsonDepthMax = 8;
+
+/** How deep a JSON value nests; stops counting past `limit`, so a hostile value costs little. */
+export function jsonDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** Free-form JSON kept for a user (UI settings): an object of bounded nesting and size. */
+export function jsonObjectField(maxBytes: number, tooLarge: string) {
+  return z
+    .record(z.string({ error: tooLarge }).max(100, { error: tooLarge }), z.unknown(), { error: messages.invalidRequest })
+    .refine((v) => jsonDepth(v, jsonDepthMax) <= jsonDepthMax, { error: tooLarge, abort: true })
+    // jsonb refuses \u0000 as text columns refuse NUL.
+    .refine(
+      (v) => {
+        const json = JSON.stringify(v);
+        return json.length <= maxBytes && !json.includes('\\u0000');
+      },
+      { error: tooLarge },
+    );
+}
+
+/** A record id in the path: GET Pet/{id}, DELETE Users/BackupContact/{id}, … */
+export const idParams = requestObject({ id: idParam() });
+
+/** A public pet's or short link's id in the path; random text, never a record id. */
+export const publicIdParams = requestObject({ id: textField(64, messages.notFound) });
+
+/** A stored image's file name in the path. */
+export const fileParams = requestObject({ file: textField(100, messages.notFound) });
+
+/** A payment provider's checkout session id in the path. */
+export const sessionIdParams = requestObject({
+  sessionId: textField(255, messages.checkoutClosed).min(1, { error: messages.checkoutClosed }),
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import * as contract from './index.js';
+
+/** Checks that only rewrite the value (trim, toUpperCase): they cannot fail, so they need no message. */
+const rewrites = new Set(['overwrite']);
+/** Schemas that take any value: nothing to fail. */
+const acceptsAnything = new Set(['unknown', 'any']);
+/** Wrappers whose own failure is their inner schema's. */
+const wrappers = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'nonoptional', 'catch']);
+
+type Def = {
+  type: string;
+  error?: unknown;
+  checks?: { _zod: { def: { check: string; error?: unknown; fn?: unknown } } }[];
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  out?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  keyType?: z.ZodType;
+  valueType?: z.ZodType;
+};
+
+const defOf = (schema: z.ZodType) => schema._zod.def as unknown as Def;
+
+/**
+ * Every rule of the schema (its type, each check and refinement) that would fail with zod's own
+ * text, named by where it sits. A `superRefine` words its issues itself, so it is not listed.
+ */
+function rulesWithoutMessage(schema: z.ZodType, where: string): string[] {
+  const def = defOf(schema);
+  if (acceptsAnything.has(def.type)) return [];
+  if (wrappers.has(def.type)) return rulesWithoutMessage(def.innerType!, where);
+  if (def.type === 'pipe') return [...rulesWithoutMessage(def.in!, where), ...rulesWithoutMessage(def.out!, where)];
+  // A transform maps a value already checked; it has no rule of its own.
+  if (def.type === 'transform') return [];
+  const missing: string[] = [];
+  if (!def.error) missing.push(`${where}: ${def.type} type`);
+  for (const check of def.checks ?? []) {
+    const checkDef = check._zod.def;
+    if (rewrites.has(checkDef.check)) continue;
+    const isSuperRefine = checkDef.check === 'custom' && !checkDef.fn;
+    if (!checkDef.error && !isSuperRefine) missing.push(`${where}: ${checkDef.check}`);
+  }
+  // A union reports one issue with its own message whichever option failed, so its options need none.
+  if (def.shape) for (const [key, field] of Object.entries(def.shape)) missing.push(...rulesWithoutMessage(field, `${where}.${key}`));
+  if (def.element) missing.push(...rulesWithoutMessage(def.element, `${where}[]`));
+  if (def.keyType) missing.push(...rulesWithoutMessage(def.keyType, `${where}{key}`));
+  if (def.valueType) missing.push(...rulesWithoutMessage(def.valueType, `${where}{value}`));
+  return missing;
+}
+
+const schemas = Object.entries(contract as Record<string, unknown>).filter(
+  (entry): entry is [string, z.ZodType] => entry[1] instanceof z.ZodType,
+);
+
+describe('contract schemas', () => {
+  it('are all found', () => {
+    expect(schemas.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['signUpSchema', 'petRegistrationSchema', 'userSettingsSchema', 'cardSchema', 'idParams', 'dateField']),
+    );
+  });
+
+  it('give every rule a message of the product, never the schema library default', () => {
+    const missing = schemas.flatMap(([name, schema]) => rulesWithoutMessage(schema, name));
+    expect(missing).toEqual([]);
+  });
+
+  it('the walk notices a rule without a message', () => {
+    const bare = z.object({ name: z.string({ error: 'x' }).max(3).refine(() => true, { error: 'y' }) }, { error: 'z' });
+    expect(rulesWithoutMessage(bare, 'bare')).toEqual(['bare.name: max_length']);
+    expect(rulesWithoutMessage(z.array(z.number({ error: 'n' })).optional(), 'list')).toEqual(['list: array type']);
+  });
+});
