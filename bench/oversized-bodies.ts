@@ -1,15 +1,8 @@
 // Does an oversized body stall the server? Sends ten 14 MB `breeds` bodies to POST Pet/create-pet
 // at once, with and without a content-length, while timing GET utilities/health-check.
 // Run: npm run bench:bodies   (DATABASE_URL=postgres://… to measure on a PostgreSQL server instead of PGlite)
-import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createMailer } from '../server/src/adapters/mail/index.js';
-import { buildApp } from '../server/src/app.js';
-import { loadConfig } from '../server/src/config.js';
-import { openDatabase } from '../server/src/db/client.js';
-import { seedStaticData } from '../server/src/db/seed.js';
+import { startBenchPortal } from './portal.js';
 
 const BODIES = 10;
 /** Rounds of ten bodies each way, for enough health checks to time. */
@@ -19,26 +12,8 @@ const BODY_MB = Number(process.env.BENCH_BODY_MB ?? 14);
 /** The health check must stay under this while the bodies arrive. */
 const TARGET_MS = 200;
 
-const dataDir = mkdtempSync(join(tmpdir(), 'petreg-bench-'));
-const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', DATABASE_URL: process.env.DATABASE_URL });
-const database = await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? null : join(dataDir, 'db') });
-await database.migrate();
-await seedStaticData(database.db);
-const app = await buildApp({
-  config,
-  database,
-  mailer: createMailer({ from: config.mailFrom, outboxDir: join(dataDir, 'mail') }),
-  jwtSecret: 'bench-secret-bench-secret-bench-secret',
-});
-await app.listen({ port: 0, host: '127.0.0.1' });
-const { port } = app.server.address() as { port: number };
-
-const signUp = await app.inject({
-  method: 'POST',
-  url: '/api/v2/Users/signup',
-  payload: { email: `bench${Date.now()}@example.com`, password: 'Bench#Pass1', firstName: 'Bench', lastName: 'Mark', phoneNumber: '(415) 555-2671' },
-});
-const token: string = signUp.json().result.token;
+const portal = await startBenchPortal();
+const { port, token } = portal;
 
 // One 14 MB registration whose breeds list is what makes it large.
 const breed = '{"id":1,"name":"Labrador Retriever"},';
@@ -95,7 +70,7 @@ const summary = (latencies: number[]) => {
 
 await timeHealthDuring(new Promise((resolve) => setTimeout(resolve, 500))); // warm up
 const idle = await timeHealthDuring(new Promise((resolve) => setTimeout(resolve, 1000)));
-console.log(`\n${database.kind}; ${ROUNDS} rounds of ${BODIES} bodies of ${(body.length / 1024 / 1024).toFixed(1)} MB to POST Pet/create-pet\n`);
+console.log(`\n${portal.databaseKind}; ${ROUNDS} rounds of ${BODIES} bodies of ${(body.length / 1024 / 1024).toFixed(1)} MB to POST Pet/create-pet\n`);
 console.log(`health-check, idle:                 ${summary(idle)}`);
 
 let worst = 0;
@@ -118,5 +93,4 @@ for (const chunked of [false, true]) {
 console.log(`\nworst health-check latency ${worst.toFixed(1)} ms; target < ${TARGET_MS} ms -> ${worst < TARGET_MS ? 'met' : 'NOT met'}`);
 
 healthAgent.destroy();
-await app.close();
-await database.close();
+await portal.close();
