@@ -282,7 +282,10 @@ function OwnerCard({ user }: { user: User }) {
     >
       <Stack spacing={0.5}>
         <Typography sx={{ fontWeight: 600 }}>{`${firstName} ${lastName}`.trim()}</Typography>
-        <Typography variant="body2">{email}</Typography>
+        {/* A long e-mail breaks inside the narrow card instead of running out of it. */}
+        <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+          {email}
+        </Typography>
         {phoneNumber && <Typography variant="body2">{formatPhone(phoneNumber)}</Typography>}
         {address.length > 0 ? (
           <Typography variant="body2" component="address" sx={{ fontStyle: 'normal' }}>
