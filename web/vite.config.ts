@@ -18,6 +18,8 @@ export default defineConfig({
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
             { name: 'mui', test: /node_modules[\\/](@mui|@emotion|@popperjs|stylis|notistack)[\\/]/ },
+            // Only the legal pages render markdown: its chunk loads with them, not with every page.
+            { name: 'markdown', test: /node_modules[\\/]markdown-to-jsx[\\/]/ },
             { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },

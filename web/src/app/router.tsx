@@ -1,4 +1,4 @@
-import { paths, roleGroups } from '@petreg/contract';
+import { legalDocuments, paths, roleGroups } from '@petreg/contract';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { AdminDashboardPage } from '../features/admin/AdminDashboardPage';
 import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
@@ -21,7 +21,6 @@ import { PerksPage } from '../features/perks/PerksPage';
 import { ConfirmEmailPage } from '../features/profile/ConfirmEmailPage';
 import { ProfilePage } from '../features/profile/ProfilePage';
 import { HealthCheckPage } from '../features/public/HealthCheckPage';
-import { LegalPage } from '../features/public/LegalPage';
 import { MicrochipLookupPage } from '../features/public/MicrochipLookupPage';
 import { NotFoundPage } from '../features/public/NotFoundPage';
 import { PetProfilePage } from '../features/public/PetProfilePage';
@@ -82,8 +81,11 @@ export const router = createBrowserRouter([
   { path: `${paths.petProfiles}/:id?`, element: <PetProfilePage /> },
   { path: `${paths.short}/:id`, element: <ShortLinkPage /> },
   // The support panel's and footers' legal links: public, so guests and owners alike can read them.
-  { path: paths.privacy, element: <LegalPage document="privacy" /> },
-  { path: paths.terms, element: <LegalPage document="terms" /> },
+  // Loaded when opened: the markdown renderer is needed on these two pages only.
+  ...legalDocuments.map((document) => ({
+    path: paths[document],
+    lazy: () => import('../features/public/LegalPage').then(({ LegalPage }) => ({ element: <LegalPage document={document} /> })),
+  })),
   {
     element: <Shell />,
     children: [
