@@ -73,6 +73,13 @@ test.describe('[PAYMENTS]', () => {
     await expect(page.getByRole('button', { name: 'Upgrade to Lifetime' })).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('pet-registered.png'), fullPage: true });
 
+    // Backing out of the upgrade returns to the pet's page, still yearly.
+    await page.getByRole('button', { name: 'Upgrade to Lifetime' }).click();
+    await expect(page).toHaveURL(/\/checkout\/cs_local_/);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page).toHaveURL(new RegExp(`/client/pet/update/${petId}$`));
+    await expect(page.getByText(/Registered Until [A-Z][a-z]{2} \d{2}, \d{4}/)).toBeVisible();
+
     await page.getByRole('button', { name: 'Upgrade to Lifetime' }).click();
     await expect(page).toHaveURL(/\/checkout\/cs_local_/);
     await fillCard(page, '4242 4242 4242 4242');
