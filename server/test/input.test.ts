@@ -64,6 +64,22 @@ describe('a NUL character', () => {
   });
 });
 
+describe('a lone UTF-16 surrogate, which JSON allows and PostgreSQL refuses', () => {
+  const lone = '\ud800';
+  it('answers 400 in settings keys and values, where jsonb would refuse it', async () => {
+    for (const settings of [{ theme: `dark${lone}` }, { [`theme${lone}`]: 'dark' }, { layout: { style: lone } }]) {
+      const answer = await outcome('POST', 'auth/user/update', { data: { settings, shortcuts: [] } });
+      expect(answer).toEqual({ status: 400, errors: [messages.invalidCharacter] });
+    }
+  });
+
+  it('answers 400 in text fields; a well-formed emoji pair is kept', async () => {
+    expect((await outcome('POST', 'Pet/create-pet', registration({ name: `Bis${lone}cuit` }))).errors).toEqual([messages.invalidCharacter]);
+    expect((await outcome('POST', 'auth/user/update', { data: { settings: { mood: '\u{1F436}' }, shortcuts: [] } })).status).toBe(200);
+    expect((await outcome('POST', 'Pet/create-pet', registration({ name: 'Biscuit \u{1F436}' }))).status).toBe(200);
+  });
+});
+
 describe('an id beyond PostgreSQL integer', () => {
   const huge = 2147483648;
 

@@ -66,6 +66,9 @@ const hostileText = fc.oneof(
     '\u0000',
     'a\u0000b',
     '12345678\u0000',
+    // Lone surrogates: JSON allows them, PostgreSQL's jsonb refuses them.
+    '\ud800',
+    'dark\udfff',
     '2024-02-30',
     '2021-02-29',
     '2023-06-31',

@@ -26,14 +26,22 @@ export const idField = (message: string) => recordId(z.number({ error: message }
 export const idParam = (message: string = messages.invalidId) => recordId(z.coerce.number({ error: message }), message);
 
 /**
- * Text of at most `max` characters, never holding NUL: PostgreSQL's text columns refuse it.
+ * Characters PostgreSQL refuses: NUL in text, and a lone UTF-16 surrogate (JSON allows "\ud800"),
+ * which jsonb refuses outright, so a settings value or an audit record holding one would answer 500.
+ */
+const refusedCharacter = /\u0000|\p{Cs}/u;
+
+const hasRefusedCharacter = (text: string) => refusedCharacter.test(text);
+
+/**
+ * Text of at most `max` characters, never holding a character PostgreSQL refuses.
  * `required` is the message for a missing value or one that is not text.
  */
 export function textField(max: number, tooLong: string, required: string = messages.invalidText) {
   return z
     .string({ error: required })
     .max(max, { error: tooLong, abort: true })
-    .refine((v) => !v.includes('\u0000'), { error: messages.invalidCharacter, abort: true });
+    .refine((v) => !hasRefusedCharacter(v), { error: messages.invalidCharacter, abort: true });
 }
 
 /** No pet was born, and no vaccine given, before this; it also keeps out year 0, which PostgreSQL refuses. */
@@ -67,19 +75,20 @@ export function jsonDepth(value: unknown, limit: number): number {
   return deepest;
 }
 
+function jsonHoldsRefusedCharacter(value: unknown): boolean {
+  if (typeof value === 'string') return hasRefusedCharacter(value);
+  if (value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([key, child]) => hasRefusedCharacter(key) || jsonHoldsRefusedCharacter(child));
+}
+
 /** Free-form JSON kept for a user (UI settings): an object of bounded nesting and size. */
 export function jsonObjectField(maxBytes: number, tooLarge: string) {
   return z
     .record(z.string({ error: tooLarge }).max(100, { error: tooLarge }), z.unknown(), { error: messages.invalidRequest })
     .refine((v) => jsonDepth(v, jsonDepthMax) <= jsonDepthMax, { error: tooLarge, abort: true })
-    // jsonb refuses \u0000 as text columns refuse NUL.
-    .refine(
-      (v) => {
-        const json = JSON.stringify(v);
-        return json.length <= maxBytes && !json.includes('\\u0000');
-      },
-      { error: tooLarge },
-    );
+    .refine((v) => JSON.stringify(v).length <= maxBytes, { error: tooLarge, abort: true })
+    // jsonb refuses what text columns refuse, in keys and values alike.
+    .refine((v) => !jsonHoldsRefusedCharacter(v), { error: messages.invalidCharacter });
 }
 
 /** A record id in the path: GET Pet/{id}, DELETE Users/BackupContact/{id}, … */
