@@ -1,7 +1,7 @@
 import { messages, type BillingOverview, type CheckoutOrder, type MicrochipSubscription, type PaymentCompletion, type Pet, type User } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chips, mailOutbox, payments, settings } from '../src/db/schema.js';
+import { chips, mailOutbox, payments, pets, settings } from '../src/db/schema.js';
 import { sendDueMail } from '../src/worker/outbox.js';
 import { call, createTestApp, readOutbox, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
 
@@ -332,6 +332,17 @@ describe('never more cover than was paid', () => {
     expect(noChip.status).toBe(409);
     expect(noChip.body.errors).toEqual([messages.petNeedsChip]);
     expect((await petOf(removed.token, removed.pet.id)).isActive).toBe(false);
+  });
+
+  it('refuses a checkout whose plan is no longer the pet\'s chosen plan, even when the change raced its start', async () => {
+    const owner = await ownerWithPlan(yearly);
+    const session = sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location);
+    // What a plan chosen while the provider was still creating the session would leave: the checkout open.
+    await ctx.database.db.update(pets).set({ planId: lifetime }).where(eq(pets.id, owner.pet.id));
+    const refused = await pay(owner.token, session);
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors).toEqual([messages.checkoutPlanChanged]);
+    expect((await petOf(owner.token, owner.pet.id)).chips[0]).toMatchObject({ isActive: false, expirationDate: null });
   });
 
   it('ends the open checkouts of a pet whose plan is chosen again; the new checkout pays', async () => {

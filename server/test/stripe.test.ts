@@ -340,6 +340,31 @@ describe('Stripe payments that cannot be applied', () => {
     expect((await refundsDue()).map((r) => r.petId)).toContain(buyer.pet.id);
   });
 
+  it('never extends cover for a renewal of a replaced subscription that Stripe has not stopped yet', async () => {
+    const buyer = await checkout(yearly);
+    await pay(buyer.sessionId, 'sub_replaced');
+    const second = (await call<{ location: string }>(ctx.app, 'GET', `checkout/stripe-subscription/${buyer.pet.id}`, { token: buyer.token })).body.result!;
+    fake.failCancellations = true;
+    try {
+      await pay(second.location.split('/').at(-1)!, 'sub_current');
+      const expiry = (await petOf(buyer.token, buyer.pet.id)).chips[0]!.expirationDate;
+      const invoice = {
+        id: 'in_replaced',
+        object: 'invoice',
+        billing_reason: 'subscription_cycle',
+        amount_paid: 1995,
+        currency: 'usd',
+        parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_replaced' } },
+      };
+      expect((await sendWebhook({ type: 'invoice.paid', data: { object: invoice } })).status).toBe(200);
+      const [renewal] = await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, 'in_replaced'));
+      expect(renewal).toMatchObject({ status: 'refund_due', refundReason: messages.subscriptionNotActive });
+      expect((await petOf(buyer.token, buyer.pet.id)).chips[0]!.expirationDate).toBe(expiry);
+    } finally {
+      fake.failCancellations = false;
+    }
+  });
+
   it('records a renewal of a yearly plan replaced by lifetime protection as due for a refund', async () => {
     const buyer = await checkout(yearly);
     await pay(buyer.sessionId, 'sub_outlived');
@@ -354,7 +379,7 @@ describe('Stripe payments that cannot be applied', () => {
     };
     expect((await sendWebhook({ type: 'invoice.paid', data: { object: invoice } })).status).toBe(200);
     const [renewal] = await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, 'in_after_upgrade'));
-    expect(renewal).toMatchObject({ status: 'refund_due', refundReason: messages.alreadyLifetime });
+    expect(renewal).toMatchObject({ status: 'refund_due', refundReason: messages.subscriptionNotActive });
     expect((await petOf(buyer.token, buyer.pet.id)).chips[0]).toMatchObject({ oneTime: true, expirationDate: null });
   });
 });

@@ -80,6 +80,8 @@ export const messages = {
   planNotFound: 'Choose one of the protection plans.',
   alreadyLifetime: 'This pet already has lifetime protection.',
   checkoutClosed: 'This checkout is no longer open.',
+  checkoutPlanChanged: "This pet's protection plan changed after the checkout started. Please start the checkout again.",
+  subscriptionNotActive: 'This subscription was replaced or canceled, so its renewal does not extend the registration.',
   checkoutChipChanged: "This pet's microchip changed after the checkout started. Please start the checkout again.",
   paymentRefundDue: "This payment could not be applied to your pet's protection. We will refund it to your card.",
   paymentNotComplete: 'The payment is not complete yet.',

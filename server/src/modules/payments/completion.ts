@@ -20,8 +20,11 @@ function nextExpiry(current: Date | null, now = new Date()): Date {
  * Why a paid checkout cannot give what it sold to the pet as it is now, or null when it can. The
  * cover goes to the chip the checkout was priced and made eligible for, and to no other.
  */
-function refusalOf(checkout: CheckoutRow, chip: ChipRow | undefined): string | null {
+function refusalOf(checkout: CheckoutRow, pet: { planId: number | null }, chip: ChipRow | undefined): string | null {
   if (checkout.status !== 'open') return messages.checkoutClosed;
+  // Every checkout starts from the pet's chosen plan; a plan chosen since (even while the provider
+  // was still creating this session) wins over it.
+  if (checkout.planId !== pet.planId) return messages.checkoutPlanChanged;
   if (!chip) return messages.petNeedsChip;
   if (chip.id !== checkout.chipRowId) return messages.checkoutChipChanged;
   if (hasLifetimeCover(chip)) return messages.alreadyLifetime;
@@ -64,7 +67,7 @@ export function createCompletion(deps: PaymentDeps) {
       const [plan] = await tx.select().from(plans).where(eq(plans.id, checkout!.planId));
       const [owner] = await tx.select().from(users).where(eq(users.id, checkout!.userId));
       const chip = await currentChip(tx, pet!.id, { lock: true });
-      const refusal = refusalOf(checkout!, chip);
+      const refusal = refusalOf(checkout!, pet!, chip);
       if (refusal && onRefusal === 'refuse') {
         await tx.update(checkoutSessions).set({ status: 'canceled' }).where(eq(checkoutSessions.id, checkout!.id));
         return { kind: 'refused' as const, reason: refusal };
@@ -170,8 +173,9 @@ export function createCompletion(deps: PaymentDeps) {
 
   /**
    * A yearly plan charged again: one more year for the pet's yearly chip, recorded once per invoice.
-   * A renewal that has nothing to extend (the plan was never applied, the chip is gone or has
-   * lifetime cover) is recorded as refund_due, and its subscription is stopped.
+   * A renewal that has nothing to extend (the plan was never applied, the subscription was replaced
+   * or canceled and the provider not yet told, the chip is gone or has lifetime cover) is recorded
+   * as refund_due, and its subscription is stopped.
    */
   async function renew(renewal: PaidRenewal): Promise<void> {
     const outcome = await db.transaction(async (tx) => {
@@ -179,7 +183,16 @@ export function createCompletion(deps: PaymentDeps) {
       if (!checkout) throw notFound(messages.notFound);
       await tx.select({ id: pets.id }).from(pets).where(eq(pets.id, checkout.petId)).for('update');
       const chip = await currentChip(tx, checkout.petId, { lock: true });
-      const refusal = checkout.status !== 'complete' ? messages.checkoutClosed : !chip ? messages.petNeedsChip : chip.oneTime ? messages.alreadyLifetime : null;
+      const refusal =
+        checkout.status !== 'complete'
+          ? messages.checkoutClosed
+          : checkout.subscriptionStatus !== 'active'
+            ? messages.subscriptionNotActive
+            : !chip
+              ? messages.petNeedsChip
+              : hasLifetimeCover(chip)
+                ? messages.alreadyLifetime
+                : null;
       const recorded = await recordPaymentOnce(tx, {
         userId: checkout.userId,
         petId: checkout.petId,

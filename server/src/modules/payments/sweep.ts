@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt } from 'drizzle-orm';
 import { chips, pets } from '../../db/schema.js';
 import type { PaymentDeps } from './shared.js';
 
@@ -6,11 +6,19 @@ import type { PaymentDeps } from './shared.js';
 export function createSweep({ db, accounts }: PaymentDeps) {
   return {
     async expireLapsedRegistrations(now = new Date()): Promise<number> {
+      const lapsedYearly = and(eq(chips.isActive, true), eq(chips.oneTime, false), isNull(chips.removedAt), lt(chips.expirationDate, now));
       const owners = await db.transaction(async (tx) => {
+        const due = await tx.select({ petId: chips.petId }).from(chips).where(lapsedYearly);
+        if (due.length === 0) return [];
+        // Pets first, then chips: the order a payment's completion and a renewal take, so the sweep
+        // cannot deadlock with a renewal arriving as the chip expires. The chip update re-reads the
+        // expiry under the lock, so a renewal that committed first keeps its year.
+        const petIds = due.map((c) => c.petId);
+        await tx.select({ id: pets.id }).from(pets).where(inArray(pets.id, petIds)).orderBy(asc(pets.id)).for('update');
         const lapsed = await tx
           .update(chips)
           .set({ isActive: false })
-          .where(and(eq(chips.isActive, true), eq(chips.oneTime, false), isNull(chips.removedAt), lt(chips.expirationDate, now)))
+          .where(and(lapsedYearly, inArray(chips.petId, petIds)))
           .returning({ petId: chips.petId });
         if (lapsed.length === 0) return [];
         return tx
