@@ -153,12 +153,29 @@ describe('changing the e-mail', () => {
     expect(await currentEmail(owner.token)).toBe(newEmail);
     expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: newEmail, password: owner.input.password } })).status).toBe(200);
     expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: owner.input.email, password: owner.input.password } })).status).toBe(400);
-    const [notice] = await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, owner.input.email));
-    expect(notice!.text).toContain(newEmail);
+    const notices = await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, owner.input.email)).orderBy(mailOutbox.id);
+    expect(notices.map((n) => n.subject)).toEqual(['A change of your email address was requested', 'Your email address was changed']);
+    expect(notices.every((n) => n.text.includes(newEmail))).toBe(true);
 
     const again = await confirm(token);
     expect(again.status).toBe(400);
     expect(again.body.errors).toEqual([messages.emailChangeLinkInvalid]);
+  });
+
+  it('ends when the password changes, so whoever asked with a known password cannot finish it', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const stranger = uniqueEmail();
+    await requestChange(owner, stranger);
+    const token = await confirmationLink(stranger);
+    const changed = await call(ctx.app, 'POST', 'Users/ChangeUserPassword', {
+      token: owner.token,
+      body: { currentPassword: owner.input.password, newPassword: 'Brand#New2', confirmPassword: 'Brand#New2' },
+    });
+    expect(changed.status).toBe(200);
+    const refused = await confirm(token);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([messages.emailChangeLinkInvalid]);
+    expect(await currentEmail(owner.token)).toBe(owner.input.email);
   });
 
   it('honours only the newest link', async () => {

@@ -3,7 +3,7 @@ import { hash } from '@node-rs/argon2';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema.js';
-import { voidResetLinks } from './passwordReset.js';
+import { voidMailedLinks } from './mailedLinks.js';
 
 /** A strong password that meets the portal's own rule, for an operator to copy once. */
 const generatePassword = () => `${randomBytes(12).toString('base64url')}aA1!`;
@@ -39,7 +39,7 @@ export async function ensureAdministrator(
 
 /**
  * Gives an administrator a new password from the command line, for an operator who missed the one
- * printed at first start. Outstanding reset links stop working; the caller ends open sessions.
+ * printed at first start. Links mailed before stop working; the caller ends open sessions.
  */
 export async function resetAdministratorPassword(
   db: Database,
@@ -55,7 +55,7 @@ export async function resetAdministratorPassword(
   const passwordHash = await hash(password ?? generatedPassword!);
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, admin.id));
-    await voidResetLinks(tx, admin.id);
+    await voidMailedLinks(tx, admin.id);
   });
   return { userId: admin.id, generatedPassword };
 }

@@ -6,14 +6,10 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { emailChanges, mailOutbox, users } from '../../db/schema.js';
 import { badRequest, conflict } from '../../errors.js';
 import { byEmail, hashToken, type Accounts } from './accounts.js';
-import { confirmEmailChangeEmail, emailChangedNotice } from './emails.js';
-import { voidResetLinks } from './passwordReset.js';
+import { confirmEmailChangeEmail, emailChangedNotice, emailChangeRequestedNotice } from './emails.js';
+import { voidEmailChanges, voidMailedLinks } from './mailedLinks.js';
 
 const EMAIL_CHANGE_TTL_MS = 24 * 3600_000;
-
-async function voidEmailChanges(tx: Transaction, userId: number) {
-  await tx.update(emailChanges).set({ usedAt: new Date() }).where(and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt)));
-}
 
 /**
  * Records a new e-mail for the account, to take effect when the link mailed to it is followed;
@@ -22,7 +18,7 @@ async function voidEmailChanges(tx: Transaction, userId: number) {
 export async function requestEmailChange(
   tx: Transaction,
   publicUrl: string,
-  user: { id: number; firstName: string },
+  user: { id: number; firstName: string; email: string },
   newEmail: string,
 ): Promise<void> {
   const token = randomBytes(32).toString('base64url');
@@ -35,6 +31,8 @@ export async function requestEmailChange(
   });
   const link = `${publicUrl}${paths.confirmEmail}?${new URLSearchParams({ token })}`;
   await tx.insert(mailOutbox).values({ recipient: newEmail, ...confirmEmailChangeEmail(user.firstName, link) });
+  // Told now, while the owner can still stop it: a password change ends the request.
+  await tx.insert(mailOutbox).values({ recipient: user.email, ...emailChangeRequestedNotice(user.firstName, newEmail) });
 }
 
 export function createEmailChange(deps: { db: Database }, accounts: Accounts) {
@@ -58,9 +56,8 @@ export function createEmailChange(deps: { db: Database }, accounts: Accounts) {
           const [holder] = await tx.select({ id: users.id }).from(users).where(byEmail(claimed.newEmail));
           if (holder && holder.id !== user.id) throw conflict(messages.emailTaken);
           await tx.update(users).set({ email: claimed.newEmail, updatedAt: new Date() }).where(eq(users.id, user.id));
-          await voidEmailChanges(tx, user.id);
           // Reset links name the old address.
-          await voidResetLinks(tx, user.id);
+          await voidMailedLinks(tx, user.id);
           await tx.insert(mailOutbox).values({ recipient: user.email, ...emailChangedNotice(user.firstName, claimed.newEmail) });
           return user.id;
         });

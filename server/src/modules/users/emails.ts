@@ -18,6 +18,15 @@ export function confirmEmailChangeEmail(firstName: string, link: string) {
   };
 }
 
+/** To the current address when a change is asked for, so a stranger's request can be stopped in time. */
+export function emailChangeRequestedNotice(firstName: string, newEmail: string) {
+  return {
+    subject: 'A change of your email address was requested',
+    text: `Hi ${firstName},\n\nSomeone asked to change the email address of your pet registry account to ${newEmail}.\nThe change happens only when the link we sent to that address is opened.\n\nIf this was not you, change your password now: that cancels the request. Then contact our support.\n`,
+    html: `<p>Hi ${escapeHtml(firstName)},</p><p>Someone asked to change the email address of your pet registry account to ${escapeHtml(newEmail)}. The change happens only when the link we sent to that address is opened.</p><p>If this was not you, change your password now: that cancels the request. Then contact our support.</p>`,
+  };
+}
+
 /** Sent to the old address once the change took effect, so an owner who did not make it can act. */
 export function emailChangedNotice(firstName: string, newEmail: string) {
   return {

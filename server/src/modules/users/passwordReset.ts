@@ -3,22 +3,15 @@ import { hash } from '@node-rs/argon2';
 import { messages, paths, type SetPasswordByTokenInput } from '@petreg/contract';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Mailer } from '../../adapters/mail/index.js';
-import type { Database, Transaction } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
 import { passwordResetTokens, users } from '../../db/schema.js';
 import { AppError, badRequest } from '../../errors.js';
 import type { SessionService } from '../../plugins/auth.js';
 import { hashToken, type Accounts } from './accounts.js';
 import { resetPasswordEmail } from './emails.js';
+import { voidMailedLinks, voidResetLinks } from './mailedLinks.js';
 
 const RESET_TOKEN_TTL_MS = 3600_000;
-
-/** Ends every reset link of the user that is still open: only the newest link, or none, may work. */
-export async function voidResetLinks(db: Database | Transaction, userId: number) {
-  await db
-    .update(passwordResetTokens)
-    .set({ usedAt: new Date() })
-    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
-}
 
 export function createPasswordReset(
   deps: { db: Database; mailer: Mailer; sessions: SessionService; publicUrl: string },
@@ -66,7 +59,7 @@ export function createPasswordReset(
           .returning({ userId: passwordResetTokens.userId });
         if (!claimed) throw badRequest(messages.resetLinkInvalid);
         await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, claimed.userId));
-        await voidResetLinks(tx, claimed.userId);
+        await voidMailedLinks(tx, claimed.userId);
         return claimed.userId;
       });
       await sessions.revokeAllFor(userId);

@@ -12,7 +12,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { mayActFor, type Session, type SessionService } from '../../plugins/auth.js';
 import type { Accounts } from './accounts.js';
 import { requestEmailChange } from './emailChange.js';
-import { voidResetLinks } from './passwordReset.js';
+import { voidMailedLinks } from './mailedLinks.js';
 import type { PasswordCheck } from './signIn.js';
 
 export function createProfile(
@@ -79,7 +79,7 @@ export function createProfile(
       const passwordHash = await hash(input.newPassword);
       await db.transaction(async (tx) => {
         await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, session.userId));
-        await voidResetLinks(tx, session.userId);
+        await voidMailedLinks(tx, session.userId);
       });
       // A stolen token must not outlive the password it was issued under.
       await sessions.revokeAllFor(session.userId, { except: session.sessionId });
