@@ -4,6 +4,7 @@ import type { CreatedPet, Pet, StaticData, User } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keptImage } from '../src/adapters/storage/images.js';
 import { chips } from '../src/db/schema.js';
 import { call, createTestApp, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
 
@@ -102,5 +103,14 @@ describe('profile photos', () => {
     expect(stored('user-images', file)).toBe(true);
     expect(files('user-images')).toEqual(before);
     expect((await call<User>(ctx.app, 'GET', 'Users/current-user', { token })).body.result!.data.photoUrl).toBe(first.body.result!.data.photoUrl);
+  });
+});
+
+describe('the photo a change keeps, decided under the row lock', () => {
+  it('is the sent upload or removal, or, when the form kept the photo it was shown, the photo the row names now', () => {
+    expect(keptImage('new.jpg', 'shown.jpg', 'shown.jpg')).toBe('new.jpg');
+    expect(keptImage(null, 'shown.jpg', 'newer.jpg')).toBeNull();
+    // Another edit replaced the photo after this form was read: keeping means keeping that newer photo.
+    expect(keptImage('shown.jpg', 'shown.jpg', 'newer.jpg')).toBe('newer.jpg');
   });
 });

@@ -62,6 +62,12 @@ export async function resolveImageField(
 }
 
 /**
+ * The image a row gets, decided under its lock: what the form sent, except that a form keeping the
+ * image it was shown keeps the row's current one, which a concurrent edit may have replaced since.
+ */
+export const keptImage = (sent: string | null, shown: string | null, current: string | null) => (sent === shown ? current : sent);
+
+/**
  * Deletes the stored image `file` unless it is the one the row now names. Called once a change is
  * decided: after the commit with the replaced image, or after a failure with the newly stored one.
  * Never before the commit, so a failed change keeps the image its row still names. A file that

@@ -19,7 +19,7 @@ import { isAdministrator, type Session } from '../../plugins/auth.js';
 import { cancelOpenCheckouts } from '../payments/shared.js';
 import { createShortLink } from '../public/shortLinks.js';
 import { findOwnedPet } from './ownership.js';
-import { discardImage, imageFolders, imageUrl, isStoredImageName, resolveImageField } from '../../adapters/storage/images.js';
+import { discardImage, imageFolders, imageUrl, isStoredImageName, keptImage, resolveImageField } from '../../adapters/storage/images.js';
 
 type PetRow = typeof pets.$inferSelect;
 type ChipRow = typeof chips.$inferSelect;
@@ -202,9 +202,14 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
       const before = await findOwnedPet(db, session, input.id);
       await checkReferences(input);
       await refuseChipOfAnotherPet(input.chipId, before.id);
-      const image = await resolveImageField(storage, imageFolders.pets, input.image, before.image);
+      const sent = await resolveImageField(storage, imageFolders.pets, input.image, before.image);
+      let saved: { image: string | null; replaced: string | null };
       try {
-        await db.transaction(async (tx) => {
+        saved = await db.transaction(async (tx) => {
+          // Locked first, as every change of a pet's cover locks it: the photo this change replaces is
+          // the one the row names now, which another edit may have changed since it was read.
+          const [locked] = await tx.select({ image: pets.image }).from(pets).where(eq(pets.id, before.id)).for('update');
+          const image = keptImage(sent, before.image, locked!.image);
           await tx.update(pets).set({ ...petValues(input), image, updatedAt: new Date() }).where(eq(pets.id, before.id));
           await replaceBreeds(tx, before.id, input.breeds);
           await setChip(tx, session, before.id, input.chipId, input.chipTypeId);
@@ -213,13 +218,14 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
             const { image: _photo, ...after } = input;
             await recordAudit(tx, { actorUserId: session.userId, action: 'update', entity: 'pet', entityId: before.id, before, after });
           }
+          return { image, replaced: locked!.image };
         });
       } catch (error) {
-        await discardImage(storage, imageFolders.pets, image, before.image);
+        await discardImage(storage, imageFolders.pets, sent, before.image);
         if (isUniqueViolation(error)) throw conflict(messages.chipTaken);
         throw error;
       }
-      await discardImage(storage, imageFolders.pets, before.image, image);
+      await discardImage(storage, imageFolders.pets, saved.replaced, saved.image);
       return this.get(session, before.id);
     },
 

@@ -3,7 +3,7 @@ import { isSameEmail, messages, normalisePhone, type ChangePasswordInput, type U
 import type { profileSchema, userSettingsSchema } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { discardImage, imageFolders, isStoredImageName, resolveImageField } from '../../adapters/storage/images.js';
+import { discardImage, imageFolders, isStoredImageName, keptImage, resolveImageField } from '../../adapters/storage/images.js';
 import type { FileStorage } from '../../adapters/storage/index.js';
 import { recordAudit } from '../../db/audit.js';
 import type { Database } from '../../db/client.js';
@@ -51,21 +51,26 @@ export function createProfile(
         email: newEmail ? current.email : email,
         phoneNumber: fields.phoneNumber ? normalisePhone(fields.phoneNumber) : null,
       };
-      const photo = sentPhoto === undefined ? current.photo : await resolveImageField(storage, imageFolders.users, sentPhoto, current.photo);
+      const sent = sentPhoto === undefined ? current.photo : await resolveImageField(storage, imageFolders.users, sentPhoto, current.photo);
+      let photos: { photo: string | null; replaced: string | null };
       try {
-        await db.transaction(async (tx) => {
+        photos = await db.transaction(async (tx) => {
+          // The photo this change replaces is the one the row names now, which another edit may have changed.
+          const [locked] = await tx.select({ photo: users.photo }).from(users).where(eq(users.id, id)).for('update');
+          const photo = keptImage(sent, current.photo, locked!.photo);
           await tx.update(users).set({ ...saved, photo, updatedAt: new Date() }).where(eq(users.id, id));
           if (newEmail) await requestEmailChange(tx, deps.publicUrl, current, newEmail);
           if (id !== session.userId) {
             const { passwordHash: _secret, ...before } = current;
             await recordAudit(tx, { actorUserId: session.userId, action: 'update', entity: 'user', entityId: id, before, after: saved });
           }
+          return { photo, replaced: locked!.photo };
         });
       } catch (error) {
-        await discardImage(storage, imageFolders.users, photo, current.photo);
+        await discardImage(storage, imageFolders.users, sent, current.photo);
         throw error;
       }
-      await discardImage(storage, imageFolders.users, current.photo, photo);
+      await discardImage(storage, imageFolders.users, photos.replaced, photos.photo);
       forget(id);
       return loadUser(id);
     },
