@@ -36,7 +36,8 @@ export type Coverage = { plan: 'none' } | { plan: 'lifetime' } | { plan: 'yearly
 /** What protects the pet now: nothing, a yearly plan until a date, or a lifetime plan. */
 export function coverage(pet: Pet): Coverage {
   const chip = pet.chips[0];
-  if (!isRegistered(pet) || !chip) return { plan: 'none' };
+  // A chip added after the old one was removed is not covered until it is paid for, whatever the pet's state.
+  if (!isRegistered(pet) || !chip?.isActive) return { plan: 'none' };
   if (chip.oneTime || !chip.expirationDate) return { plan: 'lifetime' };
   return { plan: 'yearly', until: chip.expirationDate };
 }

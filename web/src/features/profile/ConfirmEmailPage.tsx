@@ -1,9 +1,9 @@
-import { messages, paths } from '@petreg/contract';
+import { messages, paths, type User } from '@petreg/contract';
 import { Alert, CircularProgress, Link, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import { firstError } from '../../app/api';
+import { api, firstError } from '../../app/api';
 import { AuthLayout } from '../auth/AuthLayout';
 import { useSession } from '../auth/session';
 import { currentUserKey, useConfirmEmail } from './api';
@@ -12,7 +12,7 @@ import { currentUserKey, useConfirmEmail } from './api';
 export function ConfirmEmailPage() {
   const [params] = useSearchParams();
   const token = params.get('token');
-  const { user } = useSession();
+  const { user, updateUser } = useSession();
   const queryClient = useQueryClient();
   const confirm = useConfirmEmail();
   const { mutate } = confirm;
@@ -22,8 +22,17 @@ export function ConfirmEmailPage() {
     // Sent once: the link works a single time, and development mode runs effects twice.
     if (!token || sent.current) return;
     sent.current = true;
-    mutate(token, { onSuccess: () => void queryClient.invalidateQueries({ queryKey: currentUserKey }) });
-  }, [token, mutate, queryClient]);
+    mutate(token);
+  }, [token, mutate]);
+
+  const refreshed = useRef(false);
+  useEffect(() => {
+    // A signed-in owner sees the new address at once, in the toolbar's session as on the profile.
+    if (!confirm.isSuccess || !user || refreshed.current) return;
+    refreshed.current = true;
+    void queryClient.invalidateQueries({ queryKey: currentUserKey });
+    void api.get<User>('Users/current-user').then(updateUser);
+  }, [confirm.isSuccess, user, updateUser, queryClient]);
 
   return (
     <AuthLayout title="Confirm your email">
