@@ -13,7 +13,7 @@ export interface Limit {
 
 /**
  * Body limits, checked before a byte is parsed, so an oversized body costs nothing. Every JSON
- * route but those taking a photo gets `jsonBodyLimit`: its largest form (user settings) is under 16 KB.
+ * route but those taking a photo gets `jsonBodyLimit`: its largest form (user settings: 8 KB of settings and 50 shortcuts) is under 16 KB.
  */
 export const jsonBodyLimit = 64 * 1024;
 /** The routes that take a photo: the largest image as a data URL, plus the form around it. */

@@ -16,7 +16,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { breeds, chips, chipTypes, petBreeds, pets, shortLinks, species } from '../../db/schema.js';
 import { badRequest, conflict } from '../../errors.js';
 import { isAdministrator, type Session } from '../../plugins/auth.js';
-import { cancelOpenCheckouts } from '../payments/shared.js';
+import { cancelOpenCheckouts, currentChip } from '../payments/shared.js';
 import { createShortLink } from '../public/shortLinks.js';
 import { findOwnedPet } from './ownership.js';
 import { discardImage, imageFolders, imageUrl, isStoredImageName, keptImage, resolveImageField } from '../../adapters/storage/images.js';
@@ -147,7 +147,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
    * be passed from chip to chip.
    */
   async function setChip(tx: Transaction, session: Session, petId: number, chipId: string, chipTypeId: number | null) {
-    const [current] = await tx.select().from(chips).where(and(eq(chips.petId, petId), isNull(chips.removedAt))).orderBy(asc(chips.id)).limit(1);
+    const current = await currentChip(tx, petId);
     if (current?.chipId === chipId) {
       if (current.chipTypeId !== chipTypeId) await tx.update(chips).set({ chipTypeId }).where(eq(chips.id, current.id));
       return;

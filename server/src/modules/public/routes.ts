@@ -1,4 +1,4 @@
-import { microchipLookupSchema, publicIdParams as idParams } from '@petreg/contract';
+import { microchipLookupSchema, publicIdParams } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { answer, perIp } from '../../http.js';
 import type { PublicService } from './service.js';
@@ -23,13 +23,13 @@ export const publicRoutes: FastifyPluginAsyncZod<{ publicPages: PublicService }>
     async (request) => answer(await publicPages.lookup(request.query.id)),
   );
 
-  app.get('/pet/pet-profiles/:id', { schema: { tags, params: idParams }, config: perIp(limits.profile) }, async (request) =>
+  app.get('/pet/pet-profiles/:id', { schema: { tags, params: publicIdParams }, config: perIp(limits.profile) }, async (request) =>
     answer(await publicPages.profile(request.params.id)),
   );
 
   app.get(
     '/pet/short-url-details/:id',
-    { schema: { tags, params: idParams }, config: perIp(limits.shortLink) },
+    { schema: { tags, params: publicIdParams }, config: perIp(limits.shortLink) },
     async (request) => answer(await publicPages.shortLinkTarget(request.params.id)),
   );
 };
