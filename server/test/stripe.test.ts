@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { messages, type AuthResult, type PaymentCompletion, type PaymentToRefund, type Pet, type User } from '@petreg/contract';
-import { eq } from 'drizzle-orm';
+import { messages, type AuthResult, type BillingOverview, type PaymentCompletion, type PaymentToRefund, type Pet, type User } from '@petreg/contract';
+import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutSessions, chips, mailOutbox, payments } from '../src/db/schema.js';
+import { auditLog, checkoutSessions, chips, mailOutbox, payments } from '../src/db/schema.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { call, createTestApp, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
 
@@ -306,6 +306,32 @@ describe('Stripe payments that cannot be applied', () => {
       expect.objectContaining({ ownerEmail: buyer.input.email, petId: buyer.pet.id, petName: 'Biscuit', amountCents: 4995, providerPaymentId: 'pi_123' }),
     );
     expect((await call(ctx.app, 'GET', 'admin/payments-to-refund', { token: buyer.token })).status).toBe(403);
+  });
+
+  it('takes a payment off the list once the administrator has refunded it, once, with an audit record', async () => {
+    const buyer = await checkout(lifetime);
+    const second = (await call<{ location: string }>(ctx.app, 'GET', `checkout/stripe-subscription/${buyer.pet.id}`, { token: buyer.token })).body.result!.location.split('/').at(-1)!;
+    await pay(buyer.sessionId);
+    await pay(second);
+    const due = (await refundsDue()).find((r) => r.petId === buyer.pet.id)!;
+    const admin = (await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email: 'root@example.com', password: 'Admin#Pass1' } })).body.result!;
+    const mark = (id: number, token: string) => call<{ id: number }>(ctx.app, 'POST', `admin/payments-to-refund/${id}/refunded`, { token });
+
+    expect((await mark(due.id, buyer.token)).status).toBe(403);
+    const marked = await mark(due.id, admin.token);
+    expect(marked.status).toBe(200);
+    expect(marked.body.result).toEqual({ id: due.id });
+    expect((await refundsDue()).map((r) => r.id)).not.toContain(due.id);
+    const again = await mark(due.id, admin.token);
+    expect(again.status).toBe(409);
+    expect(again.body.errors).toEqual([messages.paymentNotDueForRefund]);
+    expect((await mark(2147483647, admin.token)).status).toBe(404);
+    const [paid] = await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, buyer.sessionId));
+    expect((await mark(paid!.id, admin.token)).status).toBe(409);
+    const audit = await ctx.database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'payment'), eq(auditLog.entityId, String(due.id))));
+    expect(audit).toEqual([expect.objectContaining({ actorUserId: admin.user.id, action: 'refunded' })]);
+    const billing = (await call<BillingOverview>(ctx.app, 'GET', 'payment/billing', { token: buyer.token })).body.result!;
+    expect(billing.payments.find((p) => p.id === due.id)).toMatchObject({ status: 'refunded' });
   });
 
   it('never turns lifetime into yearly when an older yearly checkout is paid after the upgrade, and stops its subscription', async () => {

@@ -83,6 +83,7 @@ export const messages = {
   checkoutPlanChanged: "This pet's protection plan changed after the checkout started. Please start the checkout again.",
   subscriptionNotActive: 'This subscription was replaced or canceled, so its renewal does not extend the registration.',
   checkoutChipChanged: "This pet's microchip changed after the checkout started. Please start the checkout again.",
+  paymentNotDueForRefund: 'This payment is not waiting for a refund.',
   paymentRefundDue: "This payment could not be applied to your pet's protection. We will refund it to your card.",
   paymentNotComplete: 'The payment is not complete yet.',
   cardNameRequired: 'Enter the name on the card',

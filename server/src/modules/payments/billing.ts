@@ -1,5 +1,6 @@
 import { messages, paths, type BillingOverview, type MicrochipSubscription, type PaymentToRefund } from '@petreg/contract';
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import { recordAudit } from '../../db/audit.js';
 import { checkoutSessions, chips, payments, pets, plans, users } from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import { mayActFor, type Session } from '../../plugins/auth.js';
@@ -99,6 +100,33 @@ export function createBilling(deps: PaymentDeps) {
         providerPaymentId: payment.providerPaymentId,
         reason: payment.refundReason,
       }));
+    },
+
+    /**
+     * The administrator refunded the payment at the provider: it leaves the list, once, and the
+     * audit log keeps who said so and when, so no payment is refunded twice.
+     */
+    async markRefunded(session: Session, paymentId: number): Promise<{ id: number }> {
+      return db.transaction(async (tx) => {
+        const [refunded] = await tx
+          .update(payments)
+          .set({ status: 'refunded' })
+          .where(and(eq(payments.id, paymentId), eq(payments.status, 'refund_due')))
+          .returning({ id: payments.id });
+        if (!refunded) {
+          const [exists] = await tx.select({ id: payments.id }).from(payments).where(eq(payments.id, paymentId));
+          throw exists ? conflict(messages.paymentNotDueForRefund) : notFound(messages.notFound);
+        }
+        await recordAudit(tx, {
+          actorUserId: session.userId,
+          action: 'refunded',
+          entity: 'payment',
+          entityId: paymentId,
+          before: { status: 'refund_due' },
+          after: { status: 'refunded' },
+        });
+        return refunded;
+      });
     },
 
     /** The billing dashboard: the provider's, or the portal's own billing page. */

@@ -2,7 +2,7 @@ import {
   billingDashboardQuerySchema,
   cardSchema,
   checkoutQuerySchema,
-  idParams as petParams,
+  idParams,
   sessionIdParams as sessionParams,
   updatePlanSchema,
 } from '@petreg/contract';
@@ -28,11 +28,11 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ payments: PaymentService; lo
   // The path keeps the provider's name whichever provider is configured.
   app.get(
     '/checkout/stripe-subscription/:id',
-    { schema: { tags, params: petParams, querystring: checkoutQuerySchema }, config: { auth: 'signedIn' } },
+    { schema: { tags, params: idParams, querystring: checkoutQuerySchema }, config: { auth: 'signedIn' } },
     async (request) => answer(await payments.startCheckout(sessionOf(request), request.params.id, request.query)),
   );
 
-  app.post('/checkout/upgrade-subscription/:id', { schema: { tags, params: petParams }, config: { auth: 'signedIn' } }, async (request) =>
+  app.post('/checkout/upgrade-subscription/:id', { schema: { tags, params: idParams }, config: { auth: 'signedIn' } }, async (request) =>
     answer(await payments.upgrade(sessionOf(request), request.params.id)),
   );
 
@@ -60,6 +60,10 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ payments: PaymentService; lo
   );
 
   app.get('/admin/payments-to-refund', { schema: { tags }, config: { auth: ['admin'] } }, async () => answer(await payments.paymentsToRefund()));
+
+  app.post('/admin/payments-to-refund/:id/refunded', { schema: { tags, params: idParams }, config: { auth: ['admin'] } }, async (request) =>
+    answer(await payments.markRefunded(sessionOf(request), request.params.id)),
+  );
 
   if (localCheckout) {
     app.get('/checkout/local/:sessionId', { schema: { tags, params: sessionParams }, config: { auth: 'signedIn' } }, async (request) =>

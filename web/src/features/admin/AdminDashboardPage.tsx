@@ -1,13 +1,16 @@
 import { formatDate, formatMoney, messages, paths } from '@petreg/contract';
 import { Business, ForwardToInbox, ManageSearch, ReceiptLong } from '@mui/icons-material';
-import { Alert, Button, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Button, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import { firstError } from '../../app/api';
+import { CellText } from '../../components/CellText';
 import { CenteredSpinner } from '../../components/CenteredSpinner';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { SectionCard } from '../../components/SectionCard';
-import { usePaymentsToRefund } from './api';
+import { stackedTable } from '../../components/stackedTable';
+import { toast } from '../../app/toast';
+import { useMarkRefunded, usePaymentsToRefund } from './api';
 
 const actions = [
   { label: 'Search / Edit Records', to: paths.adminSearch, icon: <ManageSearch /> },
@@ -44,6 +47,12 @@ export function AdminDashboardPage() {
 /** Card payments taken but not applied to a pet (its chip or plan had changed): refund them at the card provider. */
 function PaymentsToRefundCard() {
   const refunds = usePaymentsToRefund();
+  const markRefunded = useMarkRefunded();
+  const onRefunded = (paymentId: number) =>
+    markRefunded.mutate(paymentId, {
+      onSuccess: () => toast(messages.recordSaved, { variant: 'success' }),
+      onError: (error) => toast(firstError(error, messages.genericError), { variant: 'error' }),
+    });
   return (
     <SectionCard title="Payments to refund">
       {refunds.isError ? (
@@ -53,8 +62,8 @@ function PaymentsToRefundCard() {
       ) : refunds.data.length === 0 ? (
         <EmptyState icon={<ReceiptLong />} title="No payments to refund" hint="A payment that could not be applied to a pet's protection shows here." />
       ) : (
-        <TableContainer>
-          <Table aria-label="Payments to refund" sx={{ minWidth: 640, '& td, & th': { whiteSpace: 'nowrap' } }}>
+        <TableContainer sx={stackedTable(860)}>
+          <Table aria-label="Payments to refund">
             <TableHead>
               <TableRow>
                 <TableCell>Date</TableCell>
@@ -62,28 +71,37 @@ function PaymentsToRefundCard() {
                 <TableCell>Pet</TableCell>
                 <TableCell align="right">Amount</TableCell>
                 <TableCell>Payment id</TableCell>
+                <TableCell />
               </TableRow>
             </TableHead>
             <TableBody>
               {refunds.data.map((payment) => (
                 <TableRow key={payment.id}>
-                  <TableCell>{formatDate(payment.createdAt)}</TableCell>
-                  <TableCell>
-                    {payment.ownerName}
-                    <Typography variant="body2" color="text.secondary">
-                      {payment.ownerEmail}
-                    </Typography>
+                  <TableCell data-label="Date" sx={{ whiteSpace: 'nowrap' }}>
+                    {formatDate(payment.createdAt)}
                   </TableCell>
-                  <TableCell>
-                    {payment.petName ?? '—'}
-                    {payment.reason && (
-                      <Typography variant="body2" color="text.secondary">
-                        {payment.reason}
-                      </Typography>
-                    )}
+                  <TableCell data-label="Owner">
+                    <CellText detail={payment.ownerEmail}>{payment.ownerName}</CellText>
                   </TableCell>
-                  <TableCell align="right">{formatMoney(payment.amountCents, payment.currency)}</TableCell>
-                  <TableCell>{payment.providerPaymentId ?? '—'}</TableCell>
+                  <TableCell data-label="Pet">
+                    <CellText detail={payment.reason}>{payment.petName ?? '—'}</CellText>
+                  </TableCell>
+                  <TableCell data-label="Amount" align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    {formatMoney(payment.amountCents, payment.currency)}
+                  </TableCell>
+                  <TableCell data-label="Payment id" sx={{ overflowWrap: 'anywhere' }}>
+                    {payment.providerPaymentId ?? '—'}
+                  </TableCell>
+                  <TableCell align="right">
+                    {/* Pressed once the card provider has returned the money, so nobody refunds it again. */}
+                    <Button
+                      size="small"
+                      loading={markRefunded.isPending && markRefunded.variables === payment.id}
+                      onClick={() => onRefunded(payment.id)}
+                    >
+                      Mark refunded
+                    </Button>
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -33,6 +33,7 @@ import { CenteredSpinner } from '../../components/CenteredSpinner';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { SectionCard } from '../../components/SectionCard';
+import { CellText } from '../../components/CellText';
 import { stackedTable } from '../../components/stackedTable';
 import { useBilling, useCancelRenewal } from './api';
 
@@ -73,7 +74,7 @@ const subscriptionStatus: Record<string, { label: string; color: ChipProps['colo
 };
 
 /** refund_due: taken but not applied to the pet (its chip or plan had changed); our support refunds it. */
-const paymentStatus: Record<string, string> = { paid: 'Paid', refund_due: 'Refund due' };
+const paymentStatus: Record<string, string> = { paid: 'Paid', refund_due: 'Refund due', refunded: 'Refunded' };
 
 function statusOf(subscription: MicrochipSubscription) {
   return subscriptionStatus[subscription.status] ?? { label: subscription.status, color: 'default' };
@@ -224,12 +225,7 @@ function PaymentsCard({ payments }: { payments: PaymentRecord[] }) {
                     {payment.cardLast4 ? `•••• ${payment.cardLast4}` : '—'}
                   </TableCell>
                   <TableCell data-label="Amount" align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    {formatMoney(payment.amountCents, payment.currency)}
-                    {payment.coupon && (
-                      <Typography variant="body2" color="text.secondary">
-                        Coupon {payment.coupon}
-                      </Typography>
-                    )}
+                    <CellText detail={payment.coupon && `Coupon ${payment.coupon}`}>{formatMoney(payment.amountCents, payment.currency)}</CellText>
                   </TableCell>
                   <TableCell data-label="Status">
                     <Chip size="small" label={paymentStatus[payment.status] ?? payment.status} color={payment.status === 'paid' ? 'success' : 'default'} />
