@@ -9,20 +9,22 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, resolveJwtSecret } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/client.js';
 import { resetAdministratorPassword } from './modules/users/bootstrap.js';
+import { clearAccountAttempts } from './modules/users/signIn.js';
 
 const usage = 'usage: npm run sweep | npm run admin -- reset-password EMAIL';
 
 class UsageError extends Error {}
 
 /** Runs one job against the configured database with the portal's own services, then closes both. */
-async function withPortal(job: (app: FastifyInstance, database: DatabaseHandle) => Promise<void>) {
+async function withPortal(job: (app: FastifyInstance, database: DatabaseHandle, jwtSecret: string) => Promise<void>) {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
   const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'db') });
   await database.migrate();
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'mail') });
-  const app = await buildApp({ config, database, mailer, jwtSecret: resolveJwtSecret(config) });
+  const jwtSecret = resolveJwtSecret(config);
+  const app = await buildApp({ config, database, mailer, jwtSecret });
   try {
-    await job(app, database);
+    await job(app, database, jwtSecret);
   } finally {
     await app.close();
     await database.close();
@@ -40,11 +42,13 @@ async function resetPassword(email: string | undefined) {
   const chosen = process.env.ADMIN_PASSWORD || undefined;
   const strong = chosen === undefined ? null : newPasswordField.safeParse(chosen);
   if (strong && !strong.success) throw new UsageError(`ADMIN_PASSWORD: ${strong.error.issues[0]!.message}`);
-  await withPortal(async (app, database) => {
+  await withPortal(async (app, database, jwtSecret) => {
     const reset = await resetAdministratorPassword(database.db, email, chosen);
     if (!reset) throw new UsageError(`No administrator has the e-mail ${email}.`);
-    // Signed-in copies of the account stop working, as after any password change.
+    // Signed-in copies of the account stop working, as after any password change; a stranger's
+    // guesses no longer hold the administrator back from an address they never signed in from.
     await app.sessions.revokeAllFor(reset.userId);
+    await clearAccountAttempts(database.db, jwtSecret, email);
     console.log(
       reset.generatedPassword
         ? `New password for ${email}: ${reset.generatedPassword}\nKeep this password; it is not shown again.`

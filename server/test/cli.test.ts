@@ -6,6 +6,9 @@ import { promisify } from 'node:util';
 import { verify } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMailer } from '../src/adapters/mail/index.js';
+import { buildApp } from '../src/app.js';
+import { loadConfig, resolveJwtSecret } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { passwordResetTokens, userSessions, users } from '../src/db/schema.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
@@ -34,6 +37,20 @@ async function withDatabase<T>(dataDir: string, job: (db: Database) => Promise<T
     await database.migrate();
     return await job(database.db);
   } finally {
+    await database.close();
+  }
+}
+
+/** Signs in to the portal on the same data folder, as the running portal would answer, from `ip`. */
+async function signIn(dataDir: string, password: string, ip: string): Promise<number> {
+  const database = await openDatabase({ dataDir: join(dataDir, 'db') });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const app = await buildApp({ config, database, mailer: createMailer({ from: config.mailFrom, outboxDir: join(dataDir, 'mail') }), jwtSecret: resolveJwtSecret(config), webRoot: '/nonexistent' });
+  try {
+    const answer = await app.inject({ method: 'POST', url: '/api/v2/Users/login', payload: { email: adminEmail, password }, remoteAddress: ip });
+    return answer.statusCode;
+  } finally {
+    await app.close();
     await database.close();
   }
 }
@@ -80,6 +97,15 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run admin -- reset-pass
     expect(chosen.code).toBe(0);
     expect(chosen.stdout).toContain(`The password of ${adminEmail} is now the one in ADMIN_PASSWORD.`);
     await withDatabase(dataDir, async (db) => expect(await verify((await adminRow(db)).passwordHash!, 'Chosen#Pass2')).toBe(true));
+  });
+
+  it("lifts a stranger's hold on the account, so the administrator signs in from a new address", async () => {
+    for (let i = 0; i < 11; i++) await signIn(dataDir, 'Wrong#Guess1', `10.60.0.${i}`);
+    expect(await signIn(dataDir, 'Chosen#Pass2', '10.61.0.1')).toBe(429);
+    const { code, stdout } = await adminCommand(dataDir, ['reset-password', adminEmail]);
+    expect(code).toBe(0);
+    const printed = /New password for \S+: (\S+)/.exec(stdout)![1]!;
+    expect(await signIn(dataDir, printed, '10.61.0.1')).toBe(200);
   });
 
   it('refuses an e-mail that is not an administrator, and a missing e-mail, changing nothing', async () => {

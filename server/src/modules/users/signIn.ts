@@ -26,9 +26,17 @@ export type PasswordCheck = ReturnType<typeof createPasswordCheck>;
  * 2.2.1). The account-wide limit does not apply to an address the owner signed in from before,
  * so a stranger's guesses never lock the owner out.
  */
+/** The counters' keys stand for e-mails and addresses without holding them. */
+const counterKey = (secret: string, ...parts: string[]) => createHmac('sha256', secret).update(['sign-in', ...parts].join('\n')).digest('hex');
+
+/** Lifts the account-wide limit, for an operator who has just given the account a new password. */
+export async function clearAccountAttempts(db: Database, secret: string, email: string): Promise<void> {
+  await db.delete(signInAttempts).where(eq(signInAttempts.key, counterKey(secret, 'account', email.toLowerCase())));
+}
+
 export function createPasswordCheck(deps: { db: Database; secret: string }) {
   const { db } = deps;
-  const keyed = (...parts: string[]) => createHmac('sha256', deps.secret).update(['sign-in', ...parts].join('\n')).digest('hex');
+  const keyed = (...parts: string[]) => counterKey(deps.secret, ...parts);
 
   /** Counts one attempt under the key and answers the attempts of the current window. */
   async function count(key: string, now: Date): Promise<number> {
