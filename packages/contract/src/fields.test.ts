@@ -24,6 +24,8 @@ describe('shared field rules', () => {
 
   it('text holds no NUL and says when it is too long', () => {
     expect(firstMessage(textField(10, 'too long'), 'a\u0000b')).toBe(messages.invalidCharacter);
+    expect(firstMessage(textField(10, 'too long'), 'a\ud800b')).toBe(messages.invalidCharacter);
+    expect(textField(10, 'too long').safeParse('a\u{1F436}').success).toBe(true);
     expect(firstMessage(textField(3, 'too long'), 'abcd')).toBe('too long');
     expect(firstMessage(textField(3, 'too long', 'required'), undefined)).toBe('required');
   });
@@ -35,12 +37,14 @@ describe('shared field rules', () => {
     expect(jsonDepth({ a: [{ b: 1 }] }, 8)).toBe(3);
   });
 
-  it('stored JSON is bounded in depth and size and holds no NUL', () => {
+  it('stored JSON is bounded in depth and size and holds no character jsonb refuses', () => {
     const settings = jsonObjectField(100, 'too large');
     expect(settings.safeParse({ loginRedirectUrl: '/client/pet' }).success).toBe(true);
     expect(firstMessage(settings, { a: { b: { c: { d: { e: { f: { g: { h: { i: 1 } } } } } } } } })).toBe('too large');
     expect(firstMessage(settings, { a: 'x'.repeat(200) })).toBe('too large');
-    expect(firstMessage(settings, { a: 'x\u0000' })).toBe('too large');
+    expect(firstMessage(settings, { a: 'x\u0000' })).toBe(messages.invalidCharacter);
+    expect(firstMessage(settings, { ['key\ud800']: 'x' })).toBe(messages.invalidCharacter);
+    expect(firstMessage(settings, { a: ['\udfff'] })).toBe(messages.invalidCharacter);
   });
 
   it('a form given no object says so instead of throwing', () => {
