@@ -119,8 +119,9 @@ test.describe('[ACCOUNTS]', () => {
     await card.getByLabel('Current Password').fill(owner.password);
     await card.getByRole('button', { name: 'Save' }).click();
     await expect(card.getByText('We sent a confirmation link to your new email address. Your email changes when you open it.')).toBeVisible();
-    // The old address stays until the new one is confirmed.
+    // The old address stays until the new one is confirmed, and is told of the request at once.
     await expect(email).toHaveValue(owner.email);
+    expect((await lastMailTo(owner.email, 'A change of your email address was requested')).text).toContain(newEmail);
 
     const mail = await lastMailTo(newEmail);
     const link = mail.text!.match(/http:\/\/\S+/)![0];
@@ -128,7 +129,7 @@ test.describe('[ACCOUNTS]', () => {
     await expect(page.getByText('Your email address has been changed.')).toBeVisible();
     await page.getByRole('link', { name: 'Go to your profile' }).click();
     await expect(page.getByRole('region', { name: 'Your Profile' }).getByLabel('Email', { exact: true })).toHaveValue(newEmail);
-    expect((await lastMailTo(owner.email)).subject).toBe('Your email address was changed');
+    expect((await lastMailTo(owner.email, 'Your email address was changed')).text).toContain(newEmail);
 
     await page.evaluate(() => localStorage.clear());
     await page.goto('/sign-in');

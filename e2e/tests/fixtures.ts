@@ -42,12 +42,14 @@ export async function choose(page: Page, label: string, option: string) {
 }
 
 /** The newest e-mail the portal wrote to DATA_DIR/mail for this recipient. */
-export async function lastMailTo(recipient: string) {
+/** The newest e-mail to the recipient (with that subject, when given), waiting for the outbox to send it. */
+export async function lastMailTo(recipient: string, subject?: string) {
   const dir = join(process.env.E2E_DATA_DIR!, 'mail');
+  const matching = async () => (await mailsTo(dir, recipient)).filter((m) => subject === undefined || m.subject === subject);
   await expect
-    .poll(async () => (await mailsTo(dir, recipient)).length, { message: `an e-mail to ${recipient}` })
+    .poll(async () => (await matching()).length, { message: `an e-mail to ${recipient}${subject ? ` titled ${subject}` : ''}` })
     .toBeGreaterThan(0);
-  return (await mailsTo(dir, recipient)).at(-1)!;
+  return (await matching()).at(-1)!;
 }
 
 async function mailsTo(dir: string, recipient: string) {
