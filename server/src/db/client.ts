@@ -1,5 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { cube } from '@electric-sql/pglite/contrib/cube';
+import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -31,7 +33,8 @@ export async function openDatabase(options: { url?: string; dataDir: string | nu
     return handle(db as unknown as Database, 'postgres', () => migratePg(db, { migrationsFolder }), () => pool.end());
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = await PGlite.create(options.dataDir ?? undefined);
+  // Distances between ZIP codes need these two contrib extensions; the migrations create them.
+  const client = await PGlite.create(options.dataDir ?? undefined, { extensions: { cube, earthdistance } });
   const db = drizzlePglite({ client, schema });
   return handle(db as unknown as Database, 'pglite', () => migratePglite(db, { migrationsFolder }), () => client.close());
 }

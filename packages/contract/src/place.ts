@@ -1,0 +1,16 @@
+/** A US ZIP code with its place name and centre: GET utilities/zip/{zip}. */
+export interface ZipPlace {
+  zip: string;
+  city: string;
+  /** Two-letter USPS abbreviation. */
+  state: string;
+  latitude: number;
+  longitude: number;
+  /** The place as people write it: "Saint Louis, MO 63101". */
+  place: string;
+}
+
+/** A place as people write it on an envelope: "Saint Louis, MO 63101". */
+export function formatPlace({ city, state, zip }: Pick<ZipPlace, 'city' | 'state' | 'zip'>): string {
+  return `${city}, ${state} ${zip}`;
+}
