@@ -18,7 +18,7 @@ function postgresAnswers(): Promise<boolean> {
 export default defineConfig(async () => {
   const shared = { pool: 'forks' as const, testTimeout: 30_000, hookTimeout: 60_000 };
   const api = (name: string, db: string) => ({
-    test: { ...shared, name, include: ['server/test/**/*.test.ts'], env: { TEST_DB: db } },
+    test: { ...shared, name, include: ['server/test/**/*.test.ts'], env: { TEST_DB: db }, globalSetup: ['server/test/globalSetup.ts'] },
   });
   return {
     test: {

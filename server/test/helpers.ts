@@ -6,27 +6,29 @@ import type { AuthResult, CreatedPet, Envelope, StaticData } from '@petreg/contr
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { createMailer, type Mailer } from '../src/adapters/mail/index.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Env } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
 import { seedStaticData } from '../src/db/seed.js';
-
-const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/test';
+import { ADMIN_URL } from './globalSetup.js';
 
 /**
- * A fresh database for one test file: in-memory PGlite, or (TEST_DB=postgres) a new database
- * on the local PostgreSQL server that is dropped afterwards.
+ * A fresh database for one test file, copied from the run's migrated and seeded one (globalSetup.ts):
+ * in-memory PGlite, or (TEST_DB=postgres) a new database on the local PostgreSQL server that is
+ * dropped afterwards.
  */
 async function freshDatabase(): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
-  if (process.env.TEST_DB !== 'postgres') {
-    const database = await openDatabase({ dataDir: null });
+  const seeded = inject('seededDatabase');
+  if ('snapshotFile' in seeded) {
+    const database = await openDatabase({ dataDir: null, snapshot: new Blob([readFileSync(seeded.snapshotFile)]) });
     return { database, drop: () => database.close() };
   }
   const name = `petreg_test_${randomUUID().replace(/-/g, '')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name} template ${seeded.template}`);
   await admin.end();
   const database = await openDatabase({ url: ADMIN_URL.replace(/\/test$/, `/${name}`), dataDir: null });
   return {

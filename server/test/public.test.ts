@@ -67,8 +67,8 @@ async function activate(petId: number, chip: Partial<typeof chips.$inferInsert> 
   await ctx.database.db.update(chips).set({ isActive: true, expirationDate: nextYear, ...chip }).where(eq(chips.petId, petId));
 }
 
-async function reportMissing(petId: number, missingDate = new Date('2024-01-01T15:00:00Z')) {
-  await ctx.database.db.update(pets).set({ missingDate, zipCode: '78701' }).where(eq(pets.id, petId));
+async function reportMissing(petId: number, missingDate = new Date('2024-01-01T15:00:00Z'), zipCode = '78701') {
+  await ctx.database.db.update(pets).set({ missingDate, zipCode }).where(eq(pets.id, petId));
 }
 
 const lookup = (id: string, ip?: string) =>
@@ -177,6 +177,7 @@ describe('GET pet/pet-profiles/{id}', () => {
         weight: 19.1,
         image: null,
         zipcode: null,
+        lastSeenPlace: null,
         missingDate: null,
         foundDate: null,
         foundSince: null,
@@ -217,6 +218,7 @@ describe('GET pet/pet-profiles/{id}', () => {
     expect(body.result!.pet).toMatchObject({
       missingDate: '2024-01-01T15:00:00.000Z',
       zipcode: '78701',
+      lastSeenPlace: 'Austin, TX 78701',
       alertStatus: 'paid',
       email: owner.input.email,
       phone: '+14155552671',
@@ -224,6 +226,15 @@ describe('GET pet/pet-profiles/{id}', () => {
     });
     expect(body.result!.sites).toEqual([{ id: vets[0]!.id, googlePlaceId: `place-a-${pet.id}`, phoneNumber: '+15125550111' }]);
     expect(JSON.stringify(body)).not.toContain('vet@example.com');
+  });
+
+  it('names the last-seen ZIP as a place, and gives a ZIP the ZIP table does not know as it is', async () => {
+    const { pet } = await ownerWithPet();
+    await reportMissing(pet.id, new Date('2024-01-01T15:00:00Z'), '63101');
+    expect((await profileOf(pet.publicId)).body.result!.pet).toMatchObject({ zipcode: '63101', lastSeenPlace: 'Saint Louis, MO 63101' });
+
+    await reportMissing(pet.id, new Date('2024-01-01T15:00:00Z'), '00000');
+    expect((await profileOf(pet.publicId)).body.result!.pet).toMatchObject({ zipcode: '00000', lastSeenPlace: '00000' });
   });
 
   it('keeps the contact private for a missing pet whose owner does not share it', async () => {

@@ -13,3 +13,4 @@ export * from './lookup.js';
 export * from './publicProfile.js';
 export * from './pet.js';
 export * from './payment.js';
+export * from './place.js';

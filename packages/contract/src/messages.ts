@@ -110,6 +110,8 @@ export const messages = {
   addressTooLong: "Address can't be more than 255 characters long",
   cityTooLong: "City can't be more than 100 characters long",
   zipcodeTooLong: "Zip code can't be more than 10 characters long",
+  zipInvalid: 'Enter a 5-digit ZIP code.',
+  zipUnknown: 'We could not find this ZIP code. Please check it.',
   stateInvalid: 'Choose a state from the list.',
   settingsTooLarge: 'These settings are too large to save.',
   shortcutsTooMany: 'You can keep up to 50 shortcuts of up to 100 characters each.',

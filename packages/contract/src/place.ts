@@ -1,0 +1,24 @@
+import { requestObject, textField } from './fields.js';
+import { messages } from './messages.js';
+
+/** A US ZIP code in the path: GET utilities/zip/{zip}. Five digits; ZIP+4 and other countries' codes are not ZIP codes of the table. */
+export const zipParams = requestObject({
+  zip: textField(5, messages.zipInvalid, messages.zipInvalid).regex(/^\d{5}$/, { error: messages.zipInvalid }),
+});
+
+/** A US ZIP code with its place name and centre: GET utilities/zip/{zip}. */
+export interface ZipPlace {
+  zip: string;
+  city: string;
+  /** Two-letter USPS abbreviation. */
+  state: string;
+  latitude: number;
+  longitude: number;
+  /** The place as people write it: "Saint Louis, MO 63101". */
+  place: string;
+}
+
+/** A place as people write it on an envelope: "Saint Louis, MO 63101". */
+export function formatPlace({ city, state, zip }: Pick<ZipPlace, 'city' | 'state' | 'zip'>): string {
+  return `${city}, ${state} ${zip}`;
+}

