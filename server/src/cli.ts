@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { createMailer } from './adapters/mail/index.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, resolveJwtSecret } from './config.js';
-import { openDatabase, type DatabaseHandle } from './db/client.js';
+import { DatabaseInUseError, openDatabase, type DatabaseHandle } from './db/client.js';
 import { resetAdministratorPassword } from './modules/users/bootstrap.js';
 import { clearAccountAttempts } from './modules/users/signIn.js';
 
@@ -68,6 +68,6 @@ if (!run) {
   process.exit(2);
 }
 run().catch((error: unknown) => {
-  console.error(error instanceof ConfigError || error instanceof UsageError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof UsageError || error instanceof DatabaseInUseError ? error.message : error);
   process.exit(error instanceof UsageError ? 2 : 1);
 });

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { createMailer } from './adapters/mail/index.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, resolveJwtSecret } from './config.js';
-import { openDatabase } from './db/client.js';
+import { DatabaseInUseError, openDatabase } from './db/client.js';
 import { seedStaticData } from './db/seed.js';
 import { ensureAdministrator } from './modules/users/bootstrap.js';
 import { startWorker } from './worker/index.js';
@@ -40,6 +40,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof DatabaseInUseError ? error.message : error);
   process.exit(1);
 });

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import lockfile from 'proper-lockfile';
 import { cube } from '@electric-sql/pglite/contrib/cube';
 import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { sql } from 'drizzle-orm';
@@ -35,17 +36,53 @@ export async function openDatabase(options: { url?: string; dataDir: string | nu
     const db = drizzlePg({ client: pool, schema });
     return handle(db as unknown as Database, 'postgres', () => migratePg(db, { migrationsFolder }), () => pool.end());
   }
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  // Distances between ZIP codes need these two contrib extensions; the migrations create them.
-  const client = await PGlite.create(options.dataDir ?? undefined, {
-    extensions: { cube, earthdistance },
-    loadDataDir: options.snapshot,
-  });
-  const db = drizzlePglite({ client, schema });
-  return {
-    ...handle(db as unknown as Database, 'pglite', () => migratePglite(db, { migrationsFolder }), () => client.close()),
-    dump: () => client.dumpDataDir('none'),
-  };
+  const releaseDataDir = options.dataDir ? await lockDataDir(options.dataDir) : async () => {};
+  try {
+    // Distances between ZIP codes need these two contrib extensions; the migrations create them.
+    const client = await PGlite.create(options.dataDir ?? undefined, {
+      extensions: { cube, earthdistance },
+      loadDataDir: options.snapshot,
+    });
+    const db = drizzlePglite({ client, schema });
+    const close = async () => {
+      await client.close();
+      await releaseDataDir();
+    };
+    return {
+      ...handle(db as unknown as Database, 'pglite', () => migratePglite(db, { migrationsFolder }), close),
+      dump: () => client.dumpDataDir('none'),
+    };
+  } catch (error) {
+    await releaseDataDir();
+    throw error;
+  }
+}
+
+export class DatabaseInUseError extends Error {}
+
+/**
+ * PGlite is one process's database: a second process on the same folder (a second `npm start`, or
+ * an operator's command beside the running portal) would corrupt it. A lock next to the folder,
+ * refreshed while the process lives and taken over once stale after a crash, keeps it to one.
+ */
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  mkdirSync(dataDir, { recursive: true });
+  try {
+    return await lockfile.lock(dataDir, {
+      // A portal that crashed frees its folder ten seconds later, so a restart soon gets it back.
+      stale: 10_000,
+      update: 3_000,
+      realpath: false,
+      // A lock that could not be refreshed in time (a stalled event loop) is reported, not fatal:
+      // stopping the portal mid-request would do more harm.
+      onCompromised: (error) => console.error(`The lock on the embedded database in ${dataDir} was lost: ${error.message}`),
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ELOCKED') throw error;
+    throw new DatabaseInUseError(
+      `The embedded database in ${dataDir} is in use by another process (is the portal running?). Stop it first, or use DATABASE_URL.`,
+    );
+  }
 }
 
 function handle(

@@ -1,0 +1,40 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DatabaseInUseError, openDatabase } from '../src/db/client.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'petreg-lock-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+// The embedded database on disk: a PostgreSQL server serves many processes and needs no lock.
+describe.skipIf(process.env.TEST_DB === 'postgres')('the embedded database folder', () => {
+  it('serves one process at a time, and is free again once closed', async () => {
+    const first = await openDatabase({ dataDir: join(dataDir, 'db') });
+    await expect(openDatabase({ dataDir: join(dataDir, 'db') })).rejects.toThrow(DatabaseInUseError);
+    await expect(openDatabase({ dataDir: join(dataDir, 'db') })).rejects.toThrow(
+      `The embedded database in ${join(dataDir, 'db')} is in use by another process (is the portal running?). Stop it first, or use DATABASE_URL.`,
+    );
+    expect(await first.ping()).toBe(true);
+    await first.close();
+    const second = await openDatabase({ dataDir: join(dataDir, 'db') });
+    expect(await second.ping()).toBe(true);
+    await second.close();
+  });
+
+  it("keeps an operator's command off the folder of a running portal, changing nothing", async () => {
+    const running = await openDatabase({ dataDir: join(dataDir, 'db') });
+    try {
+      const command = await promisify(execFile)('node', ['--import', 'tsx', 'server/src/cli.ts', 'sweep'], {
+        cwd: resolve(import.meta.dirname, '../..'),
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+      }).catch((error: { code: number; stderr: string }) => error);
+      expect(command).toMatchObject({ code: 1 });
+      expect((command as { stderr: string }).stderr).toContain('is in use by another process (is the portal running?)');
+    } finally {
+      await running.close();
+    }
+  });
+});
