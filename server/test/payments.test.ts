@@ -216,6 +216,11 @@ describe('checkout on the portal', () => {
     const noChip = await registerPet(ctx.app, owner.token, null);
     await call(ctx.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: noChip.id, planId: yearly } });
     expect((await startCheckout(owner.token, noChip.id)).body.errors).toEqual([messages.petNeedsChip]);
+    // A refused upgrade changes nothing: the plan chosen before stays.
+    const upgrade = await call(ctx.app, 'POST', `checkout/upgrade-subscription/${noChip.id}`, { token: owner.token });
+    expect(upgrade.status).toBe(400);
+    expect(upgrade.body.errors).toEqual([messages.petNeedsChip]);
+    expect((await petOf(owner.token, noChip.id)).planId).toBe(yearly);
   });
 
   it('renews a yearly plan from the current expiry, not from today, and keeps one subscription', async () => {

@@ -51,6 +51,14 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
     return { id: petId };
   }
 
+  /** The pet's chip a plan would cover: refused without one, or when it already has lifetime cover. */
+  async function chipToCover(petId: number) {
+    const chip = await currentChip(db, petId);
+    if (!chip) throw badRequest(messages.petNeedsChip);
+    if (hasLifetimeCover(chip)) throw conflict(messages.alreadyLifetime);
+    return chip;
+  }
+
   /**
    * Starts paying for the pet's chosen plan; answers where to send the browser. The checkout
    * records the chip it covers and where canceling returns the buyer (`cancelPath`, the plan
@@ -65,9 +73,7 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
     const pet = await findOwnedPet(db, session, petId);
     const [plan] = pet.planId ? await db.select().from(plans).where(eq(plans.id, pet.planId)) : [];
     if (!plan) throw badRequest(messages.planNotFound);
-    const chip = await currentChip(db, petId);
-    if (!chip) throw badRequest(messages.petNeedsChip);
-    if (hasLifetimeCover(chip)) throw conflict(messages.alreadyLifetime);
+    const chip = await chipToCover(petId);
     const eligible = isCouponChip(chip.chipId);
     if (query.coupon && (query.coupon !== couponCode || !eligible)) throw badRequest(messages.couponNotEligible);
     if (query.isTagSelected && !(await collarTagOnSale(db))) throw badRequest(messages.collarTagUnavailable);
@@ -129,6 +135,8 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
     /** Upgrade to Lifetime: the pet's plan becomes lifetime and a checkout for it starts. */
     async upgrade(session: Session, petId: number): Promise<{ location: string }> {
       await findOwnedPet(db, session, petId);
+      // Refused before the plan changes, so a refused upgrade leaves the pet's plan and checkouts as they were.
+      await chipToCover(petId);
       const [lifetime] = await db.select().from(plans).where(eq(plans.oneTime, true)).limit(1);
       await updatePlan(session, petId, lifetime!.id);
       // The upgrade starts on the pet's page, so canceling it goes back there.
