@@ -201,7 +201,7 @@ function YearlyUpgrade({ pet, until, plans }: { pet: Pet; until: string; plans: 
               disabled={busy}
               loading={busy}
               actionLabel="Upgrade to Lifetime"
-              onChoose={() => upgrade.mutate(pet.id, { onSuccess: ({ location }) => window.location.assign(location) })}
+              onChoose={() => upgrade.mutate(pet.id)}
             />
           </Grid>
         </Grid>

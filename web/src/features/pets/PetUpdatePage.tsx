@@ -100,8 +100,6 @@ function PetHeader({ pet, user, onAddChip }: { pet: Pet; user: User; onAddChip: 
   const covered = coverage(pet);
   const chip = pet.chips[0];
 
-  const upgradeToLifetime = () =>
-    upgrade.mutate(pet.id, { onSuccess: ({ location }) => window.location.assign(location) });
 
   return (
     <Box>
@@ -162,7 +160,7 @@ function PetHeader({ pet, user, onAddChip }: { pet: Pet; user: User; onAddChip: 
               variant={covered.plan === 'none' ? 'outlined' : 'contained'}
               color="secondary"
               loading={upgrade.isPending}
-              onClick={upgradeToLifetime}
+              onClick={() => upgrade.mutate(pet.id)}
             >
               Upgrade to Lifetime
             </Button>

@@ -56,8 +56,10 @@ export function useUpdatePet() {
 }
 
 /** Asks for the address that upgrades the pet's plan to lifetime (spec 4, plan selection). */
+/** Starts the lifetime upgrade and leaves for its checkout. */
 export function useUpgradeToLifetime() {
   return useMutation({
     mutationFn: (petId: number) => api.post<{ location: string }>(`checkout/upgrade-subscription/${petId}`),
+    onSuccess: ({ location }) => window.location.assign(location),
   });
 }
