@@ -10,6 +10,9 @@ const optionalString = z
   .optional()
   .transform((v) => (v ? v : undefined));
 
+/** An operator's file the portal serves: checked at start, so a mistyped path never answers 500 later. */
+const optionalFile = optionalString.refine((v) => v === undefined || existsSync(v), 'must name an existing file');
+
 const optionalUrl = z
   .string()
   .trim()
@@ -51,8 +54,8 @@ const envSchema = z.object({
     .default(support.defaultHomeUrl)
     .refine((v) => (v.startsWith('/') && !v.startsWith('//')) || z.url().safeParse(v).success, 'must be a path or an address'),
   BLOG_URL: optionalUrl,
-  PRIVACY_FILE: optionalString,
-  TERMS_FILE: optionalString,
+  PRIVACY_FILE: optionalFile,
+  TERMS_FILE: optionalFile,
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: optionalUrl,

@@ -34,6 +34,7 @@ describe('configuration', () => {
     [{ FACEBOOK_APP_ID: '1' }, /FACEBOOK_APP_SECRET is required/],
     [{ STRIPE_SECRET_KEY: 'sk_live_x' }, /STRIPE_WEBHOOK_SECRET is required/],
     [{ SUPPORT_PHONE: 'call us' }, /^Invalid configuration: SUPPORT_PHONE must be a phone number/],
+    [{ PRIVACY_FILE: '/nonexistent/privacy.md' }, /^Invalid configuration: PRIVACY_FILE must name an existing file/],
   ])('stops with one line naming the variable for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
