@@ -57,6 +57,9 @@ const envSchema = z.object({
   PRIVACY_FILE: optionalFile,
   TERMS_FILE: optionalFile,
   STRIPE_SECRET_KEY: optionalString,
+  GOOGLE_MAPS_API_KEY: optionalString,
+  GOOGLE_PLACES_URL: z.url().default('https://places.googleapis.com'),
+  SAMPLE_SITES: z.enum(['true', 'false']).optional(),
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: optionalUrl,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -90,6 +93,10 @@ export interface Config {
   facebook: { appId: string | undefined; appSecret: string | undefined; graphUrl: string };
   /** Stripe when a secret key is set; otherwise the portal's own checkout page. */
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
+  /** Vet search through Google Places (API New) when a key is set; otherwise the directory of sites. */
+  googlePlaces: { apiKey: string; url: string } | null;
+  /** Whether a sample directory of sites is seeded (once) so vet search and alerts work with no setup. */
+  sampleSites: boolean;
   /** Support line, company address, and the company's home page and blog (null: no blog link). */
   support: { phone: string; phoneHref: string; address: string; homeUrl: string; blogUrl: string | null };
   /** Operator-supplied privacy policy and terms of service; unset, DATA_DIR's or the shipped templates. */
@@ -134,6 +141,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripe: e.STRIPE_SECRET_KEY
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL }
       : null,
+    googlePlaces: e.GOOGLE_MAPS_API_KEY ? { apiKey: e.GOOGLE_MAPS_API_KEY, url: e.GOOGLE_PLACES_URL.replace(/\/$/, '') } : null,
+    // On by default on the embedded database only: a server is someone's real directory.
+    sampleSites: e.SAMPLE_SITES ? e.SAMPLE_SITES === 'true' : !e.DATABASE_URL,
     support: {
       phone: e.SUPPORT_PHONE,
       phoneHref: `tel:${normalisePhone(e.SUPPORT_PHONE)}`,

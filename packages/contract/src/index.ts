@@ -14,3 +14,4 @@ export * from './publicProfile.js';
 export * from './pet.js';
 export * from './payment.js';
 export * from './place.js';
+export * from './site.js';

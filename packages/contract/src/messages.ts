@@ -53,6 +53,11 @@ export const messages = {
   lookupRegistered: 'This microchip is registered!',
   lookupNotRegistered: 'This microchip is not registered.',
   invalidShortUrl: 'Invalid Short URL',
+  vetRemoved: 'Vet removed successfully',
+  vetRemoveFailed: 'An error occurred while removing the vet.',
+  /** As spelled in the spec. */
+  sitesAddedToPet: 'Site(s) aded to pet',
+  siteCreateFailed: 'Unable to create site for provided place.',
   // Messages the spec does not word; kept plain and consistent with its tone.
   invalidCredentials: 'Invalid email or password',
   accountDeactivated: 'Your account is deactivated. Please contact our support.',
@@ -119,6 +124,17 @@ export const messages = {
   petSexInvalid: 'Choose Unknown, Male or Female.',
   weightTooLarge: "Approx. Weight can't be more than 5000 lbs",
   contactNameTooLong: "Name can't be more than 100 characters long",
+  vetSearchRequired: 'Enter a practice name, address or ZIP code.',
+  vetSearchTooLong: "Search can't be more than 200 characters long",
+  vetSearchUnavailable: 'Vet search is not available right now. Please try again in a few minutes.',
+  siteNameRequired: 'Name is required',
+  siteNameTooLong: "Name can't be more than 200 characters long",
+  siteKindInvalid: 'Choose the kind of place from the list.',
+  siteUrlInvalid: 'Enter a web address starting with http:// or https://',
+  choosePet: 'Choose at least one pet.',
+  petNotActive: 'Only active pets can have a vet. Complete the registration first.',
+  csvFileRequired: 'Choose a CSV file.',
+  csvUnreadable: 'This file is not a CSV file we can read.',
   cardNameTooLong: "The name on the card can't be more than 100 characters long",
 } as const;
 

@@ -38,7 +38,15 @@ export const paths = {
   checkout: '/checkout',
   /** The portal's own billing dashboard (embedded payments). */
   billing: '/billing',
+  /** Vet search; also followed by a pet id, for the pet the vet is being added to. */
   clientAddVet: '/client/add-vet',
+  /** Assign the chosen vet to pets: followed by the site id. */
+  clientAddVetOnPet: '/client/add-vet-on-pet',
+  /** The vet's profile: followed by the site id. */
+  clientVetInfo: '/client/vet-info/profile',
+  /** The older vet profile pages: followed by the site id. */
+  clientVetDetail: '/client/vet-detail',
+  clientVetProfile: '/client/vet/profile',
   clientProfile: '/client/profile',
   clientAddAlert: '/client/add-alert',
   clientMemberPerks: '/client/member-perks',

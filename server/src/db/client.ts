@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import lockfile from 'proper-lockfile';
 import { cube } from '@electric-sql/pglite/contrib/cube';
 import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -38,9 +39,9 @@ export async function openDatabase(options: { url?: string; dataDir: string | nu
   }
   const releaseDataDir = options.dataDir ? await lockDataDir(options.dataDir) : async () => {};
   try {
-    // Distances between ZIP codes need these two contrib extensions; the migrations create them.
+    // Distances (cube, earthdistance) and name similarity (pg_trgm) are contrib extensions; the migrations create them.
     const client = await PGlite.create(options.dataDir ?? undefined, {
-      extensions: { cube, earthdistance },
+      extensions: { cube, earthdistance, pg_trgm },
       loadDataDir: options.snapshot,
     });
     const db = drizzlePglite({ client, schema });

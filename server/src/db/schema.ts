@@ -254,28 +254,51 @@ export const backupContacts = pgTable(
   (t) => [index('backup_contacts_user_idx').on(t.userId)],
 );
 
-/** Veterinary practices and other pet-care professionals. */
-export const sites = pgTable('sites', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  practiceType: text('practice_type').notNull().default('Veterinary Care'),
-  logo: text('logo'),
-  googlePlaceId: text('google_place_id').unique(),
-  needUpdate: boolean('need_update').notNull().default(false),
-  isActive: boolean('is_active').notNull().default(true),
-  email: text('email'),
-  phoneNumber: text('phone_number'),
-  address1: text('address1'),
-  zipCode: text('zip_code'),
-  url: text('url'),
-  imageUrl: text('image_url'),
-  placeDetail: jsonb('place_detail').$type<Record<string, unknown>>(),
-  rating: numeric('rating', { precision: 2, scale: 1 }),
-  reviewsCount: integer('reviews_count'),
-  latitude: numeric('latitude', { precision: 9, scale: 6 }),
-  longitude: numeric('longitude', { precision: 9, scale: 6 }),
-  createdAt: createdAt(),
-});
+/**
+ * The directory of pet-care professionals (vets, shelters, rescues, …): the vets owners link to their
+ * pets and the recipients of lost-pet alerts. `practiceType` is the kind of place (siteKinds);
+ * `source` says where the entry came from (siteSources). Coordinates come from the place itself or,
+ * when its source gives none, from the centre of its ZIP code.
+ */
+export const sites = pgTable(
+  'sites',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    practiceType: text('practice_type').notNull().default('Veterinary Care'),
+    logo: text('logo'),
+    googlePlaceId: text('google_place_id').unique(),
+    needUpdate: boolean('need_update').notNull().default(false),
+    isActive: boolean('is_active').notNull().default(true),
+    email: text('email'),
+    /** Whether lost-pet alerts near the site are e-mailed to it. */
+    receivesAlerts: boolean('receives_alerts').notNull().default(false),
+    phoneNumber: text('phone_number'),
+    address1: text('address1'),
+    city: text('city'),
+    /** Two-letter USPS abbreviation. */
+    state: text('state'),
+    zipCode: text('zip_code'),
+    url: text('url'),
+    imageUrl: text('image_url'),
+    placeDetail: jsonb('place_detail').$type<Record<string, unknown>>(),
+    rating: numeric('rating', { precision: 2, scale: 1 }),
+    reviewsCount: integer('reviews_count'),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    source: text('source').notNull().default('owner'),
+    /** Who added the site: the owner who created it, or the administrator. */
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('sites_earth_idx').using('gist', sql`ll_to_earth(${t.latitude}, ${t.longitude})`),
+    // Name and address searched together by similarity (pg_trgm): "banfield main st" finds both parts.
+    index('sites_search_trgm_idx').using('gin', sql`(${t.name} || ' ' || coalesce(${t.address1}, '') || ' ' || coalesce(${t.city}, '')) gin_trgm_ops`),
+    index('sites_source_idx').on(t.source),
+  ],
+);
 
 export const sitePets = pgTable(
   'site_pets',
@@ -287,7 +310,11 @@ export const sitePets = pgTable(
     deletedAt: timestamptz('deleted_at'),
     deletedBy: integer('deleted_by').references(() => users.id),
   },
-  (t) => [index('site_pets_pet_idx').on(t.petId)],
+  (t) => [
+    index('site_pets_pet_idx').on(t.petId),
+    // A vet is linked to a pet once at a time; a removed link stays as history.
+    uniqueIndex('site_pets_live_idx').on(t.siteId, t.petId).where(sql`${t.deletedAt} is null`),
+  ],
 );
 
 export const payments = pgTable(

@@ -1,0 +1,247 @@
+/**
+ * Vets and the directory of pet-care professionals (spec 2.5 vet search, 3 Site, 7 Sites): the
+ * request schemas the forms and routes share, and the shapes the calls answer.
+ */
+import { z } from 'zod';
+import { idField, idParam, requestObject, textField } from './fields.js';
+import { messages } from './messages.js';
+import { isValidPhone } from './phone.js';
+
+/** Kinds of place in the directory; vet search shows the veterinary ones, alerts reach them all. */
+export const siteKinds = ['Veterinary Care', 'Emergency Vet', 'Animal Shelter', 'Rescue', 'Animal Control', 'Groomer/Boarding'] as const;
+export type SiteKind = (typeof siteKinds)[number];
+
+/**
+ * Where a directory entry came from: a maps search result an owner added (places), an owner's own
+ * entry (owner), an administrator (admin), a CSV import (import), or the sample directory of an
+ * embedded start (sample).
+ */
+export const siteSources = ['places', 'owner', 'admin', 'import', 'sample'] as const;
+export type SiteSource = (typeof siteSources)[number];
+
+/** Spec 9: vet photos at most 400 wide and 300 high; ratings to 0.1. */
+export const vetPhoto = { maxWidth: 400, maxHeight: 300 } as const;
+
+/** How far vet search by ZIP looks, and how many results it shows. */
+export const vetSearch = { radiusMiles: 50, maxResults: 20 } as const;
+
+/** Administrators page through the directory this many sites at a time. */
+export const adminSitesPageSize = 25;
+
+/**
+ * Directory entries appear in search results under a place id of their own, so one call
+ * (POST site/ByGoogleId/{placeId}) adds a maps result and a directory entry alike.
+ */
+const directoryPlacePrefix = 'site-';
+export const directoryPlaceId = (siteId: number) => `${directoryPlacePrefix}${siteId}`;
+/** The site id inside a directory place id; null for a maps service's place id. */
+export function siteIdOfPlaceId(placeId: string): number | null {
+  if (!placeId.startsWith(directoryPlacePrefix)) return null;
+  const id = Number(placeId.slice(directoryPlacePrefix.length));
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** GET site/search?query=: a practice name, an address or a 5-digit ZIP code. */
+export const siteSearchQuery = requestObject({
+  query: textField(200, messages.vetSearchTooLong, messages.vetSearchRequired)
+    .trim()
+    .min(1, { error: messages.vetSearchRequired }),
+});
+
+/** One result card of vet search. */
+export interface SiteSearchResult {
+  /** The maps service's place id, or the directory's own (`site-12`). */
+  googlePlaceId: string;
+  name: string;
+  address1: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  phoneNumber: string | null;
+  /** 0 to 5, to 0.1. */
+  rating: number | null;
+  reviewsCount: number | null;
+  url: string | null;
+  /** A photo at most 400×300, served by the portal (the maps key never reaches the browser). */
+  imageUrl: string | null;
+  /** Distance from the searched ZIP's centre; present only when searched by ZIP. */
+  distanceMiles?: number;
+}
+
+/** A place id in the path: POST site/ByGoogleId/{placeId}. */
+export const placeIdParams = requestObject({
+  placeId: textField(300, messages.siteCreateFailed).min(1, { error: messages.siteCreateFailed }),
+});
+
+const optionalText = (max: number, tooLong: string) =>
+  textField(max, tooLong)
+    .trim()
+    .nullish()
+    .transform((v) => v || null);
+
+const webAddress = textField(500, messages.siteUrlInvalid)
+  .trim()
+  .nullish()
+  .transform((v) => v || null)
+  .refine((v) => v === null || /^https?:\/\/[^\s]+$/i.test(v), { error: messages.siteUrlInvalid });
+
+const phoneNumber = textField(19, messages.phoneTooLong)
+  .trim()
+  .nullish()
+  .transform((v) => v || null)
+  .refine((v) => v === null || isValidPhone(v), { error: messages.phoneInvalid });
+
+const siteName = textField(200, messages.siteNameTooLong, messages.siteNameRequired)
+  .trim()
+  .min(1, { error: messages.siteNameRequired });
+
+/**
+ * The site payload of spec 7 (POST site/create, POST site/ByGoogleId/{id}). An owner's own entry
+ * (a vet the maps service does not know); for a place id the server reads the place itself and
+ * trusts none of the payload's details.
+ */
+export const siteCreateSchema = requestObject({
+  name: siteName,
+  googlePlaceId: optionalText(300, messages.siteCreateFailed),
+  isActive: z.boolean({ error: messages.invalidRequest }).optional(),
+  phoneNumber,
+  address1: optionalText(255, messages.addressTooLong),
+  url: webAddress,
+  imageUrl: webAddress,
+  placeDetail: z.unknown().optional(),
+});
+export type SiteCreateInput = z.input<typeof siteCreateSchema>;
+
+/** POST site/ByGoogleId/{placeId}: the payload is optional; the place's own details win. */
+export const siteByPlaceSchema = siteCreateSchema.partial().nullish();
+
+/** POST site/add-site-to-pets. */
+export const addSiteToPetsSchema = requestObject({
+  siteId: idField(messages.invalidId),
+  petIds: z
+    .array(idField(messages.invalidId), { error: messages.choosePet })
+    .min(1, { error: messages.choosePet })
+    .max(100, { error: messages.choosePet }),
+});
+export type AddSiteToPetsInput = z.input<typeof addSiteToPetsSchema>;
+
+/** DELETE site/RemoveFromPet. */
+export const removeSiteFromPetSchema = requestObject({
+  petId: idField(messages.invalidId),
+  siteId: idField(messages.invalidId),
+});
+
+/** GET site/sites-for-pet/{petId}, GET site/sites-for-user-pets/{siteId}: a record id in the path. */
+export const siteIdParams = requestObject({ id: idParam() });
+
+/** A vet as owners see it: dashboard tiles, the pet page's vet card, the vet pages. */
+export interface Site {
+  id: number;
+  name: string;
+  practiceType: SiteKind;
+  logo: string | null;
+  googlePlaceId: string | null;
+  isActive: boolean;
+  phoneNumber: string | null;
+  address1: string | null;
+  city: string | null;
+  state: string | null;
+  zipCode: string | null;
+  url: string | null;
+  imageUrl: string | null;
+  rating: number | null;
+  reviewsCount: number | null;
+}
+
+export interface PlaceReview {
+  author: string;
+  rating: number | null;
+  text: string;
+  /** "2 months ago", as the maps service words it; null for the directory. */
+  relativeTime: string | null;
+}
+
+/** Spec 3 placeDetail: what the vet profile page shows beyond the site itself. */
+export interface PlaceDetail {
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  phone: string | null;
+  rating: number | null;
+  website: string | null;
+  /** One line a weekday, Monday first: "Monday: 8:00 AM – 6:00 PM". Empty when unknown. */
+  weekdayText: string[];
+  types: string[];
+  reviews: PlaceReview[];
+}
+
+/** GET site/{id}. */
+export interface SiteWithDetail extends Site {
+  placeDetail: PlaceDetail;
+}
+
+/** A vet linked to a pet: POST site/add-site-to-pets, GET site/sites-for-user-pets/{siteId}. */
+export interface SitePetLink {
+  id: number;
+  siteId: number;
+  petId: number;
+}
+
+/** The administrators' directory form: POST admin/sites, PUT admin/sites/{id}; also one row of a sites CSV. */
+export const adminSiteSchema = requestObject({
+  name: siteName,
+  kind: z.enum(siteKinds, { error: messages.siteKindInvalid }),
+  email: textField(255, messages.emailTooLong)
+    .trim()
+    .toLowerCase()
+    .nullish()
+    .transform((v) => v || null)
+    .refine((v) => v === null || z.email().safeParse(v).success, { error: messages.emailInvalid }),
+  phoneNumber,
+  address1: optionalText(255, messages.addressTooLong),
+  city: optionalText(100, messages.cityTooLong),
+  state: textField(2, messages.stateInvalid)
+    .trim()
+    .toUpperCase()
+    .nullish()
+    .transform((v) => v || null)
+    .refine((v) => v === null || /^[A-Z]{2}$/.test(v), { error: messages.stateInvalid }),
+  zipCode: textField(5, messages.zipInvalid, messages.zipInvalid).trim().regex(/^\d{5}$/, { error: messages.zipInvalid }),
+  url: webAddress,
+  receivesAlerts: z.boolean({ error: messages.invalidRequest }),
+  isActive: z.boolean({ error: messages.invalidRequest }).optional(),
+});
+export type AdminSiteInput = z.input<typeof adminSiteSchema>;
+
+/** GET admin/sites?query=&page=. */
+export const adminSitesQuery = requestObject({
+  query: textField(200, messages.vetSearchTooLong).trim().optional(),
+  page: z.coerce.number({ error: messages.invalidRequest }).int({ error: messages.invalidRequest }).min(1, { error: messages.invalidRequest }).max(100_000, { error: messages.invalidRequest }).default(1),
+});
+
+/** A row of the administrators' directory. */
+export interface AdminSite extends Site {
+  kind: SiteKind;
+  email: string | null;
+  receivesAlerts: boolean;
+  source: SiteSource;
+  latitude: number | null;
+  longitude: number | null;
+  updatedAt: string;
+}
+
+export interface AdminSitesPage {
+  items: AdminSite[];
+  total: number;
+}
+
+/** The CSV columns of a sites import, in the template's order. */
+export const siteCsvColumns = ['name', 'kind', 'email', 'phoneNumber', 'address1', 'city', 'state', 'zipCode', 'url', 'receivesAlerts'] as const;
+
+/** A file answered for download: the import's per-row result (spec 7 shape). */
+export interface DownloadFile {
+  /** Base64. */
+  fileContents: string;
+  contentType: string;
+  fileDownloadName: string;
+}
