@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import {
   adminSitesPageSize,
   messages,
@@ -381,6 +382,14 @@ describe('POST admin/sites/import', () => {
     const latin = await upload(Buffer.from(`name,kind,zipCode\r\n${word} Crème Rescue,Rescue,63101\r\n`, 'latin1'));
     expect(latin.result!.counts.created).toBe(1);
     expect(await ctx.database.db.$count(sites, eq(sites.name, `${word} Crème Rescue`))).toBe(1);
+  });
+
+  it('takes the template the screen offers for download, every row of it', async () => {
+    const template = readFileSync(new URL('../../web/public/templates/sites-import-template.csv', import.meta.url));
+    expect(template.toString('utf8').split('\r\n')[0]).toBe(header);
+    const result = await upload(template);
+    expect(result.status, result.errors.join()).toBe(200);
+    expect(result.result!.counts).toEqual({ created: 2, updated: 0, skipped: 0, error: 0 });
   });
 
   it('refuses a missing, empty, binary or unreadable file and one without rows or columns', async () => {
