@@ -105,14 +105,17 @@ const searchText = sql`(${sites.name} || ' ' || coalesce(${sites.address1}, '') 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
- * Which sites a search names: digits are the start of a ZIP, text with @ part of an e-mail, other text
- * part of the name, address or city (or close to a word of them, for typing mistakes).
+ * Which sites a search names, closest first: digits are the start of a ZIP, text with @ part of an
+ * e-mail, other text part of the name, address or city (or close to a word of them, for typing mistakes).
  */
-function searchCondition(query: string | undefined): SQL | undefined {
-  if (!query) return undefined;
-  if (/^\d{1,5}$/.test(query)) return like(sites.zipCode, `${query}%`);
-  if (query.includes('@')) return ilike(sites.email, likePattern(query));
-  return or(sql`${searchText} ilike ${likePattern(query)}`, sql`${query} <% ${searchText}`);
+function search(query: string | undefined): { where?: SQL; closest: SQL[] } {
+  if (!query) return { closest: [] };
+  if (/^\d{1,5}$/.test(query)) return { where: like(sites.zipCode, `${query}%`), closest: [] };
+  if (query.includes('@')) return { where: ilike(sites.email, likePattern(query)), closest: [] };
+  return {
+    where: or(sql`${searchText} ilike ${likePattern(query)}`, sql`${query} <% ${searchText}`),
+    closest: [desc(sql`word_similarity(${query}, ${searchText})`)],
+  };
 }
 
 /** The administrators' directory of sites: every site, active or not, whatever its source. */
@@ -127,14 +130,13 @@ export function createSiteDirectory(deps: { db: Database }) {
 
   return {
     async list({ query, page }: z.output<typeof adminSitesQuery>): Promise<AdminSitesPage> {
-      const where = searchCondition(query);
-      const closeness = query && !/^\d/.test(query) ? [desc(sql`word_similarity(${query}, ${searchText})`)] : [];
+      const { where, closest } = search(query);
       const [rows, [total]] = await Promise.all([
         db
           .select()
           .from(sites)
           .where(where)
-          .orderBy(desc(sites.isActive), ...closeness, asc(sql`lower(${sites.name})`), asc(sites.id))
+          .orderBy(desc(sites.isActive), ...closest, asc(sql`lower(${sites.name})`), asc(sites.id))
           .limit(adminSitesPageSize)
           .offset((page - 1) * adminSitesPageSize),
         db.select({ total: count() }).from(sites).where(where),
