@@ -14,7 +14,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { sites } from '../../db/schema.js';
-import { findZip, sitesNear, type SiteNear } from '../../geography.js';
+import { findZip, sitesNear } from '../../geography.js';
 import type { PlaceFound, Places } from './index.js';
 
 type SiteRow = typeof sites.$inferSelect;
@@ -31,7 +31,7 @@ const searchText = sql`(${sites.name} || ' ' || coalesce(${sites.address1}, '') 
 
 const numberOrNull = (value: string | null) => (value === null ? null : Number(value));
 
-function searchResult(site: Omit<SiteRow, 'placeDetail'>): SiteSearchResult {
+function searchResult(site: SiteRow): SiteSearchResult {
   return {
     googlePlaceId: site.googlePlaceId ?? directoryPlaceId(site.id),
     name: site.name,
@@ -46,8 +46,6 @@ function searchResult(site: Omit<SiteRow, 'placeDetail'>): SiteSearchResult {
     imageUrl: site.imageUrl,
   };
 }
-
-const nearResult = (site: SiteNear): SiteSearchResult => ({ ...searchResult(site), distanceMiles: Math.round(site.miles * 10) / 10 });
 
 /** The parts of a stored placeDetail (a maps service's details, an import's) that have the right shape. */
 const storedDetail = z
@@ -142,7 +140,9 @@ export function createDirectoryPlaces(db: Database): Places {
       if (!zip) return (await similarSites(db, query)).map(searchResult);
       const centre = { latitude: zip.latitude, longitude: zip.longitude };
       const near = await sitesNear(db, centre, vetSearch.radiusMiles, { kinds: vetKinds, sources: searchedSources, limit: vetSearch.maxResults });
-      return near.map(nearResult);
+      if (near.length === 0) return [];
+      const rows = new Map((await db.select().from(sites).where(inArray(sites.id, near.map((site) => site.id)))).map((row) => [row.id, row]));
+      return near.map((site) => ({ ...searchResult(rows.get(site.id)!), distanceMiles: Math.round(site.miles * 10) / 10 }));
     },
 
     async details(placeId) {
