@@ -14,6 +14,7 @@ import { and, eq, sql, TransactionRollbackError } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { similarSites } from '../src/adapters/places/directory.js';
 import { auditLog, pets, sitePets, sites } from '../src/db/schema.js';
+import { seedSampleSites } from '../src/db/seed.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { call, createTestApp, registerPet, signUpOwner, type TestContext } from './helpers.js';
 import { pointAt } from './sphere.js';
@@ -212,17 +213,51 @@ describe('GET site/search', () => {
     expect((await search(other.token, 'vet', '10.0.7.1')).status).toBe(200);
   });
 
-  it('searches the sample directory of an embedded start', async () => {
-    const embedded = await createTestApp({ sampleSites: true });
-    try {
-      const { token } = await signUpOwner(embedded.app);
-      const results = (await call<SiteSearchResult[]>(embedded.app, 'GET', 'site/search?query=63101', { token })).body.result!;
-      expect(results[0]).toMatchObject({ name: 'Sample Veterinary Clinic – Saint Louis, MO 63101', zip: '63101', distanceMiles: 0 });
-      expect(results.every((r) => r.name.startsWith('Sample ') && !r.name.includes('Shelter'))).toBe(true);
-      expect(results.map((r) => r.distanceMiles)).toEqual([...results.map((r) => r.distanceMiles)].sort((a, b) => a! - b!));
-    } finally {
-      await embedded.close();
+});
+
+describe('the sample directory of an embedded start', () => {
+  let embedded: TestContext;
+  beforeAll(async () => {
+    embedded = await createTestApp({ sampleSites: true });
+  });
+  afterAll(() => embedded.close());
+
+  it('puts a clinic, an emergency vet and a shelter in every 3-digit ZIP area, plainly marked as samples', async () => {
+    const { db } = embedded.database;
+    const samples = await db.select().from(sites).where(eq(sites.source, 'sample'));
+    const areas = new Set(Object.keys(codes).map((zip) => zip.slice(0, 3)));
+    for (const kind of ['Veterinary Care', 'Emergency Vet', 'Animal Shelter']) {
+      expect(new Set(samples.filter((s) => s.practiceType === kind).map((s) => s.zipCode!.slice(0, 3)))).toEqual(areas);
     }
+    expect(samples.length).toBeLessThanOrEqual(areas.size * 5);
+    for (const sample of samples) {
+      const zip = codes[sample.zipCode!]!;
+      expect(sample).toMatchObject({ isActive: true, receivesAlerts: true, address1: '100 Sample Street', city: zip.city, state: zip.state });
+      expect(sample.name).toMatch(/^Sample (Veterinary Clinic|Emergency Vet|Animal Shelter) – /);
+      expect(sample.name.endsWith(`${zip.city}, ${zip.state} ${zip.zip}`)).toBe(true);
+      expect(sample.email).toMatch(/^sample-[a-z]+-\d{5}@example\.org$/);
+      expect(sample.phoneNumber).toMatch(/^\+180055501\d\d$/);
+      expect(Math.abs(sample.latitude! - zip.latitude)).toBeLessThan(0.01);
+    }
+    expect(new Set(samples.map((s) => s.email)).size).toBe(samples.length);
+  });
+
+  it('is found by vet search: the nearest samples first, never a shelter', async () => {
+    const { token } = await signUpOwner(embedded.app);
+    const results = (await call<SiteSearchResult[]>(embedded.app, 'GET', 'site/search?query=63101', { token })).body.result!;
+    expect(results[0]).toMatchObject({ name: 'Sample Veterinary Clinic – Saint Louis, MO 63101', zip: '63101', distanceMiles: 0 });
+    expect(results.every((r) => r.name.startsWith('Sample ') && !r.name.includes('Shelter'))).toBe(true);
+    expect(results.map((r) => r.distanceMiles)).toEqual([...results.map((r) => r.distanceMiles)].sort((a, b) => a! - b!));
+  });
+
+  it('is seeded once: samples taken out of the directory never come back', async () => {
+    const { db } = embedded.database;
+    expect(await seedSampleSites(db)).toBe(0);
+    await db.update(sites).set({ isActive: false }).where(eq(sites.source, 'sample'));
+    expect(await seedSampleSites(db)).toBe(0);
+    expect(await db.$count(sites, and(eq(sites.source, 'sample'), eq(sites.isActive, true)))).toBe(0);
+    const { token } = await signUpOwner(embedded.app);
+    expect((await call<SiteSearchResult[]>(embedded.app, 'GET', 'site/search?query=63101', { token })).body.result).toEqual([]);
   });
 });
 
