@@ -351,6 +351,13 @@ describe('GET site/photo through Google', () => {
     expect(image!.headers['x-goog-api-key']).toBeUndefined();
   });
 
+  it('asks Google for nothing but a photo name, whoever calls it', async () => {
+    const places = createGooglePlaces({ apiKey: API_KEY, url: googleUrl }, { directory: createDirectoryPlaces(ctx.database.db), log: { error: () => {} } });
+    const before = fake.seen.length;
+    for (const ref of ['places:searchText', `${PHOTO}/../../places:searchText`, `places/x/photos/y?key=z`]) expect(await places.photo(ref)).toBeNull();
+    expect(fake.seen.length).toBe(before);
+  });
+
   it('answers 404 for a photo Google does not have, 400 for what is no photo name, 502 when Google fails', async () => {
     const missing = await ctx.app.inject({ method: 'GET', url: `/api/v2/site/photo?ref=${encodeURIComponent('places/ChIJgateway0000000000001/photos/gone')}` });
     expect(missing.statusCode).toBe(404);

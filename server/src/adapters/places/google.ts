@@ -1,4 +1,4 @@
-import { API_BASE, messages, normalisePhone, siteIdOfPlaceId, vetPhoto, vetSearch, type SiteSearchResult } from '@petreg/contract';
+import { API_BASE, messages, normalisePhone, placePhotoQuery, siteIdOfPlaceId, vetPhoto, vetSearch, type SiteSearchResult } from '@petreg/contract';
 import { z } from 'zod';
 import { AppError, loggable } from '../../errors.js';
 import type { PlaceFound, Places, PlacesLog } from './index.js';
@@ -201,6 +201,8 @@ export function createGooglePlaces(google: { apiKey: string; url: string }, deps
     },
 
     async photo(ref) {
+      // Only ever a photo's name: anything else would make the key ask Google for something else.
+      if (!placePhotoQuery.shape.ref.safeParse(ref).success) return null;
       const media = new URLSearchParams({ maxWidthPx: String(vetPhoto.maxWidth), maxHeightPx: String(vetPhoto.maxHeight), skipHttpRedirect: 'true' });
       const answer = await call(`/v1/${ref}/media?${media}`, {});
       if (answer === null) return null;
