@@ -5,7 +5,6 @@ import {
   siteSources,
   vetSearch,
   type PlaceDetail,
-  type PlaceReview,
   type SiteKind,
   type SiteSearchResult,
   type ZipPlace,
@@ -91,7 +90,6 @@ export async function placeDetailOfSite(db: Database, site: SiteRow): Promise<Pl
   const longitude = site.longitude ?? stored.longitude ?? null;
   const lacksPlace = latitude === null || longitude === null || !site.city || !site.state;
   const zip = lacksPlace && site.zipCode ? await findZip(db, site.zipCode) : null;
-  const reviews: PlaceReview[] = stored.reviews ?? [];
   return {
     address: addressOf(site, zip) ?? stored.address ?? null,
     latitude: latitude ?? zip?.latitude ?? null,
@@ -101,7 +99,7 @@ export async function placeDetailOfSite(db: Database, site: SiteRow): Promise<Pl
     website: site.url ?? stored.website ?? null,
     weekdayText: stored.weekdayText ?? [],
     types: stored.types?.length ? stored.types : [site.practiceType],
-    reviews,
+    reviews: stored.reviews ?? [],
   };
 }
 

@@ -9,7 +9,8 @@ import { findZip } from '../../geography.js';
 import type { Session } from '../../plugins/auth.js';
 import { toSite } from './vets.js';
 
-export type SiteCreateInput = z.output<typeof siteCreateSchema>;
+/** POST site/create's payload, as validated. */
+export type NewSite = z.output<typeof siteCreateSchema>;
 
 /**
  * Adding a vet (spec 2.5): a search result's place becomes a site once, and every later owner who
@@ -81,7 +82,7 @@ export function createVetAdder(deps: { db: Database; places: Places }) {
     addByPlace,
 
     /** POST site/create: a place id is added as above; otherwise the owner's own entry, which nobody else finds. */
-    async create(session: Session, input: SiteCreateInput): Promise<Site> {
+    async create(session: Session, input: NewSite): Promise<Site> {
       if (input.googlePlaceId) return addByPlace(session, input.googlePlaceId);
       const [row] = await db
         .insert(sites)

@@ -9,8 +9,9 @@ import { isAdministrator, type Session } from '../../plugins/auth.js';
 import { findOwnedPet } from '../pets/ownership.js';
 import { liveLink } from './vets.js';
 
-export type AddSiteToPetsInput = z.output<typeof addSiteToPetsSchema>;
-export type RemoveSiteFromPetInput = z.output<typeof removeSiteFromPetSchema>;
+/** The payloads of POST site/add-site-to-pets and DELETE site/RemoveFromPet, as validated. */
+export type LinkRequest = z.output<typeof addSiteToPetsSchema>;
+export type UnlinkRequest = z.output<typeof removeSiteFromPetSchema>;
 
 const linkColumns = { id: sitePets.id, siteId: sitePets.siteId, petId: sitePets.petId };
 
@@ -46,7 +47,7 @@ export function createPetLinks(deps: { db: Database }) {
      * POST site/add-site-to-pets: links the site to every pet named, or to none when one of them is
      * not the caller's or not active. A link that exists already stays as it is.
      */
-    async addToPets(session: Session, input: AddSiteToPetsInput): Promise<SitePetLink[]> {
+    async addToPets(session: Session, input: LinkRequest): Promise<SitePetLink[]> {
       const petIds = [...new Set(input.petIds)];
       return db.transaction(async (tx) => {
         const site = await linkableSite(tx, session, input.siteId);
@@ -76,7 +77,7 @@ export function createPetLinks(deps: { db: Database }) {
     },
 
     /** DELETE site/RemoveFromPet: ends the pet's live link to the site, keeping it as history. */
-    async removeFromPet(session: Session, input: RemoveSiteFromPetInput): Promise<void> {
+    async removeFromPet(session: Session, input: UnlinkRequest): Promise<void> {
       const pet = await findOwnedPet(db, session, input.petId);
       await db.transaction(async (tx) => {
         const [removed] = await tx
