@@ -1,0 +1,23 @@
+import { Avatar, type AvatarProps } from '@mui/material';
+import { initials } from './vetDisplay';
+
+interface VetAvatarProps extends Pick<AvatarProps, 'variant' | 'sx'> {
+  name: string;
+  picture: string | null;
+}
+
+/** The vet's logo or photo; its initials when it has none or the picture fails to load. */
+export function VetAvatar({ name, picture, variant = 'rounded', sx }: VetAvatarProps) {
+  return (
+    <Avatar
+      src={picture ?? undefined}
+      alt=""
+      // Beside the vet's name everywhere: the initials would only repeat it.
+      aria-hidden
+      variant={variant}
+      sx={[{ bgcolor: 'primary.light', color: 'primary.contrastText', fontWeight: 700 }, ...(Array.isArray(sx) ? sx : [sx])]}
+    >
+      {initials(name)}
+    </Avatar>
+  );
+}
