@@ -45,7 +45,7 @@ test.describe('[VETS]', () => {
     await expect(page.getByRole('region', { name: 'Your Vets' }).getByText('No vets yet')).toBeVisible();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Veterinarians' }).click();
     await expect(page).toHaveURL(/\/client\/add-vet$/);
-    await expect(page.getByRole('heading', { name: 'Find your vet' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Find your vet', exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Search' })).toBeDisabled();
 
     // A ZIP code gives the nearest practices first, each with its distance.

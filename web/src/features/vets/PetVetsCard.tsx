@@ -64,7 +64,7 @@ export function PetVetsCard({ pet }: { pet: Pet }) {
               }
               sx={{ pr: 6 }}
             >
-              <ListItemAvatar>
+              <ListItemAvatar sx={{ minWidth: 52 }}>
                 <VetAvatar name={vet.name} picture={vetPicture(vet)} />
               </ListItemAvatar>
               <ListItemText
@@ -73,7 +73,13 @@ export function PetVetsCard({ pet }: { pet: Pet }) {
                     {vet.name}
                   </Link>
                 }
-                secondary={vet.phoneNumber && <Link href={telHref(vet.phoneNumber)}>{formatPhone(vet.phoneNumber)}</Link>}
+                secondary={
+                  vet.phoneNumber && (
+                    <Link href={telHref(vet.phoneNumber)} sx={{ whiteSpace: 'nowrap' }}>
+                      {formatPhone(vet.phoneNumber)}
+                    </Link>
+                  )
+                }
               />
             </ListItem>
           ))}

@@ -1,4 +1,4 @@
-import { Avatar, type AvatarProps } from '@mui/material';
+import { alpha, Avatar, type AvatarProps } from '@mui/material';
 import { initials } from './vetDisplay';
 
 interface VetAvatarProps extends Pick<AvatarProps, 'variant' | 'sx'> {
@@ -15,7 +15,10 @@ export function VetAvatar({ name, picture, variant = 'rounded', sx }: VetAvatarP
       // Beside the vet's name everywhere: the initials would only repeat it.
       aria-hidden
       variant={variant}
-      sx={[{ bgcolor: 'primary.light', color: 'primary.contrastText', fontWeight: 700 }, ...(Array.isArray(sx) ? sx : [sx])]}
+      sx={[
+        (theme) => ({ bgcolor: alpha(theme.palette.primary.main, 0.1), color: 'primary.main', fontWeight: 700 }),
+        ...(Array.isArray(sx) ? sx : [sx]),
+      ]}
     >
       {initials(name)}
     </Avatar>

@@ -1,5 +1,5 @@
 import { formatPhone, messages, paths, ui, type PlaceReview, type SiteWithDetail } from '@petreg/contract';
-import { Language, Map as MapIcon, Pets, Phone, Place, RateReview, Schedule } from '@mui/icons-material';
+import { ContactPhone, Language, Map as MapIcon, Pets, Phone, Place, RateReview, Schedule } from '@mui/icons-material';
 import {
   Box,
   Button,
@@ -87,7 +87,7 @@ function VetProfile({ id }: { id: number }) {
     <>
       {back}
       <VetHeader vet={vet.data} />
-      <Grid container spacing={3} sx={{ alignItems: 'flex-start' }}>
+      <Grid container spacing={3}>
         <Grid size={{ xs: 12, md: 6 }}>
           <ContactCard vet={vet.data} />
         </Grid>
@@ -112,7 +112,7 @@ function VetHeader({ vet }: { vet: SiteWithDetail }) {
         sx={{ width: { xs: 64, sm: 88 }, height: { xs: 64, sm: 88 }, borderRadius: 3, fontSize: { xs: '1.4rem', sm: '2rem' } }}
       />
       <Box sx={{ minWidth: 0 }}>
-        <Typography variant="h1" sx={{ overflowWrap: 'anywhere' }}>
+        <Typography variant="h1" sx={{ overflowWrap: 'anywhere', fontSize: { xs: '1.6rem', sm: '2rem' } }}>
           {vet.name}
         </Typography>
         <Stack direction="row" spacing={1.5} sx={{ mt: 1, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
@@ -135,7 +135,7 @@ function ContactCard({ vet }: { vet: SiteWithDetail }) {
   return (
     <SectionCard
       title="Contact"
-      avatar={<Place color="primary" />}
+      avatar={<ContactPhone color="primary" />}
       footer={
         map && (
           <Button href={map} target="_blank" rel="noopener noreferrer" variant="outlined" size="small" startIcon={<MapIcon />}>

@@ -51,8 +51,8 @@ function VetSearch({ petId }: { petId: number | null }) {
         ) : (
           <EmptyState
             icon={<LocalHospital />}
-            title="Find your veterinarian"
-            hint="Enter your ZIP code to see the practices nearest you, or search by the practice's name or address."
+            title="Start with your ZIP code"
+            hint="It shows the practices nearest you first. You can also search by the practice's name or address."
           />
         )}
       </Box>
@@ -165,12 +165,12 @@ function VetResultCard({ result, adding, disabled, onAdd }: VetResultCardProps) 
   const address = addressLines(result.address1, result);
   return (
     <Card component="article" aria-labelledby={titleId} sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
-      {/* Photos come at most 400×300 (spec 9); the card shows them in the same proportion. */}
+      {/* Photos come at most 400×300 (spec 9), shown in that proportion; a lower band on phones keeps the list short. */}
       <VetAvatar
         name={result.name}
         picture={result.imageUrl}
         variant="square"
-        sx={{ width: '100%', maxWidth: 400, height: 'auto', aspectRatio: '4 / 3', fontSize: '2.5rem' }}
+        sx={{ width: '100%', maxWidth: 400, height: 'auto', aspectRatio: { xs: '16 / 9', sm: '4 / 3' }, fontSize: '2.5rem' }}
       />
       <CardContent sx={{ flexGrow: 1 }}>
         <Typography id={titleId} variant="h3" component="h2" gutterBottom sx={{ overflowWrap: 'anywhere' }}>

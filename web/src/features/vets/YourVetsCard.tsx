@@ -56,20 +56,23 @@ function VetTile({ vet }: { vet: Site }) {
           variant="square"
           sx={{ width: '100%', height: 'auto', aspectRatio: '1', fontSize: '2.25rem' }}
         />
-        <Typography
-          variant="subtitle2"
-          sx={{
-            px: 1.5,
-            py: 1,
-            textAlign: 'center',
-            display: '-webkit-box',
-            WebkitLineClamp: 2,
-            WebkitBoxOrient: 'vertical',
-            overflow: 'hidden',
-          }}
-        >
-          {vet.name}
-        </Typography>
+        <Box sx={{ px: 1.5, py: 1 }}>
+          {/* Long practice names end after two lines. */}
+          <Typography
+            variant="subtitle1"
+            sx={{
+              fontWeight: 600,
+              lineHeight: 1.35,
+              textAlign: 'center',
+              display: '-webkit-box',
+              WebkitLineClamp: 2,
+              WebkitBoxOrient: 'vertical',
+              overflow: 'hidden',
+            }}
+          >
+            {vet.name}
+          </Typography>
+        </Box>
       </CardActionArea>
     </Card>
   );
