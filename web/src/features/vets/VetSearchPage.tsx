@@ -45,7 +45,7 @@ function VetSearch({ petId }: { petId: number | null }) {
         }
       />
       <VetSearchForm initialQuery={query} onSearch={(text) => setSearchParams({ query: text })} />
-      <Box aria-live="polite" sx={{ mt: 3 }}>
+      <Box sx={{ mt: 3 }}>
         {query ? (
           <VetSearchResults query={query} petId={petId} />
         ) : (
@@ -113,11 +113,13 @@ function VetSearchResults({ query, petId }: { query: string; petId: number | nul
   if (search.isError) return <Alert severity="error">{firstError(search.error, messages.vetSearchUnavailable)}</Alert>;
   if (search.data.length === 0) {
     return (
-      <EmptyState
-        icon={<SearchOff />}
-        title="No vets found"
-        hint="Try your 5-digit ZIP code to see the practices near you, or check the spelling of the name or address."
-      />
+      <Box role="status">
+        <EmptyState
+          icon={<SearchOff />}
+          title="No vets found"
+          hint="Try your 5-digit ZIP code to see the practices near you, or check the spelling of the name or address."
+        />
+      </Box>
     );
   }
 
@@ -130,7 +132,8 @@ function VetSearchResults({ query, petId }: { query: string; petId: number | nul
 
   return (
     <>
-      <Typography variant="subtitle1" component="p" sx={{ mb: 2 }}>
+      {/* Read out when a search ends; the cards are there to browse. */}
+      <Typography variant="subtitle1" component="p" role="status" sx={{ mb: 2 }}>
         {search.data.length === 1 ? '1 vet found' : `${search.data.length} vets found`} for “{query}”
       </Typography>
       <Box
