@@ -96,7 +96,7 @@ test.describe('[VETS]', () => {
     await tile.click();
     await expect(page).toHaveURL(new RegExp(`/client/vet-info/profile/${siteId}$`));
     await expect(page.getByRole('heading', { level: 1, name: vetName })).toBeVisible();
-    await expect(page.getByText('Veterinary Care')).toBeVisible();
+    await expect(page.getByText(/^(Veterinary Care|Emergency Vet)$/)).toBeVisible();
     const hours = page.getByRole('region', { name: 'Business Hours' });
     await expect(hours.getByRole('table', { name: 'Business hours' }).or(hours.getByText('Hours not available'))).toBeVisible();
     const map = page.getByRole('link', { name: 'Open in map' });
