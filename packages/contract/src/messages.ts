@@ -135,6 +135,14 @@ export const messages = {
   petNotActive: 'Only active pets can have a vet. Complete the registration first.',
   csvFileRequired: 'Choose a CSV file.',
   csvUnreadable: 'This file is not a CSV file we can read.',
+  siteAlertsNeedEmail: 'Add an email address so this site can receive alerts.',
+  csvTooLarge: 'A sites file can be at most 5 MB.',
+  csvTooManyRows: 'A sites file can hold at most 5,000 sites. Split it into smaller files.',
+  csvColumnsMissing: 'The first row must name the columns of the template; name, kind and zipCode are needed.',
+  csvNoRows: 'This file has no sites under its first row.',
+  csvReceivesAlertsInvalid: 'Write yes or no in receivesAlerts.',
+  csvRowUnchanged: 'Already in the directory with these details.',
+  csvRowFailed: 'This row could not be saved. Please import it again.',
   cardNameTooLong: "The name on the card can't be more than 100 characters long",
 } as const;
 
