@@ -44,7 +44,7 @@ function VetSearch({ petId }: { petId: number | null }) {
             : 'Search by practice name, address or ZIP code, then add the vet to your pets.'
         }
       />
-      <VetSearchForm initialQuery={query} onSearch={(text) => setSearchParams({ query: text })} />
+      <VetSearchForm shownQuery={query} onSearch={(text) => setSearchParams({ query: text })} />
       <Box sx={{ mt: 3 }}>
         {query ? (
           <VetSearchResults query={query} petId={petId} />
@@ -61,14 +61,14 @@ function VetSearch({ petId }: { petId: number | null }) {
 }
 
 /** Submitted by the button or Enter (spec 5); nothing to submit while the box is empty. */
-function VetSearchForm({ initialQuery, onSearch }: { initialQuery: string; onSearch: (query: string) => void }) {
+function VetSearchForm({ shownQuery, onSearch }: { shownQuery: string; onSearch: (query: string) => void }) {
   const form = useForm<{ query: string }>({
     resolver: zodResolver(siteSearchQuery),
-    defaultValues: { query: initialQuery },
+    defaultValues: { query: shownQuery },
   });
   const { reset } = form;
   // Back and forward move between searches: the box shows the one on screen.
-  useEffect(() => reset({ query: initialQuery }), [reset, initialQuery]);
+  useEffect(() => reset({ query: shownQuery }), [reset, shownQuery]);
   const typed = useWatch({ control: form.control, name: 'query' });
   const empty = !typed.trim();
   const error = form.formState.errors.query?.message;
