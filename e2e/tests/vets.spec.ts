@@ -184,6 +184,8 @@ test.describe('[VETS]', () => {
   });
 
   test('the vet screens fit a laptop and a phone', async ({ page, request }) => {
+    // Twelve page loads.
+    test.setTimeout(180_000);
     const { owner, petId } = await ownerWithActivePet(page, request);
     const headers = { authorization: `Bearer ${owner.token}` };
     const found = (await (await request.get('/api/v2/site/search?query=63101', { headers })).json()).result;

@@ -169,16 +169,22 @@ function VetResultCard({ result, adding, disabled, onAdd }: VetResultCardProps) 
   return (
     <Card component="article" aria-labelledby={titleId} sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
       {/* Photos come at most 400×300 (spec 9), shown in that proportion; a lower band on phones keeps the list short. */}
-      <VetAvatar
-        name={result.name}
-        picture={result.imageUrl}
-        variant="square"
-        sx={{ width: '100%', maxWidth: 400, height: 'auto', aspectRatio: { xs: '16 / 9', sm: '4 / 3' }, fontSize: '2.5rem' }}
-      />
+      {result.imageUrl && (
+        <VetAvatar
+          name={result.name}
+          picture={result.imageUrl}
+          variant="square"
+          sx={{ width: '100%', maxWidth: 400, height: 'auto', aspectRatio: { xs: '16 / 9', sm: '4 / 3' }, fontSize: '2.5rem' }}
+        />
+      )}
       <CardContent sx={{ flexGrow: 1 }}>
-        <Typography id={titleId} variant="h3" component="h2" gutterBottom sx={{ overflowWrap: 'anywhere' }}>
-          {result.name}
-        </Typography>
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 1 }}>
+          {/* Without a photo the initials stand beside the name, not in a band of their own. */}
+          {!result.imageUrl && <VetAvatar name={result.name} picture={null} sx={{ width: 48, height: 48 }} />}
+          <Typography id={titleId} variant="h3" component="h2" sx={{ overflowWrap: 'anywhere' }}>
+            {result.name}
+          </Typography>
+        </Stack>
         <VetRating rating={result.rating} reviewsCount={result.reviewsCount} />
         <Stack spacing={0.75} sx={{ mt: 1.5 }}>
           {address.length > 0 && (

@@ -57,7 +57,7 @@ function VetTile({ vet }: { vet: Site }) {
           sx={{ width: '100%', height: 'auto', aspectRatio: '1', fontSize: '2.25rem' }}
         />
         <Box sx={{ px: 1.5, py: 1 }}>
-          {/* Long practice names end after two lines. */}
+          {/* Long practice names end after three lines. */}
           <Typography
             variant="subtitle1"
             sx={{
@@ -65,7 +65,7 @@ function VetTile({ vet }: { vet: Site }) {
               lineHeight: 1.35,
               textAlign: 'center',
               display: '-webkit-box',
-              WebkitLineClamp: 2,
+              WebkitLineClamp: 3,
               WebkitBoxOrient: 'vertical',
               overflow: 'hidden',
             }}
