@@ -65,6 +65,8 @@ export interface CheckoutOrder {
   currency: string;
   status: 'open' | 'complete' | 'canceled';
   cancelUrl: string;
+  /** Where the buyer goes once it is paid: the Thank You page, or Lost Pet Alert Sent for an alert. */
+  successUrl: string;
 }
 
 /** Payment completion result of spec section 3. */

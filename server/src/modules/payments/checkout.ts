@@ -20,7 +20,7 @@ import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import { findOwnedPet } from '../pets/ownership.js';
 import type { Completion } from './completion.js';
-import { cancelOpenCheckouts, collarTagOnSale, currentChip, hasLifetimeCover, ownedCheckout, type PaymentDeps } from './shared.js';
+import { cancelOpenCheckouts, collarTagOnSale, currentChip, hasLifetimeCover, ownedCheckout, type CheckoutRow, type PaymentDeps } from './shared.js';
 
 function toPlan(row: typeof plans.$inferSelect): Plan {
   return {
@@ -33,6 +33,11 @@ function toPlan(row: typeof plans.$inferSelect): Plan {
     currency: row.currency,
     oneTime: row.oneTime,
   };
+}
+
+/** Where a paid checkout leads: the Thank You page. */
+function successPath(checkout: CheckoutRow): string {
+  return `${paths.petRegistrationComplete}?session_id=${encodeURIComponent(checkout.id)}`;
 }
 
 /** Choosing a plan and paying for it: the provider's checkout, or the portal's own page. */
@@ -165,6 +170,7 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
         currency: checkout.currency,
         status: checkout.status as CheckoutOrder['status'],
         cancelUrl: checkout.cancelPath,
+        successUrl: successPath(checkout),
       };
     },
 
@@ -189,7 +195,7 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
         customerName: card.name,
         customerEmail: owner!.email,
       }, 'refuse');
-      return { location: `/pet-registration-complete?session_id=${encodeURIComponent(checkout.id)}` };
+      return { location: successPath(checkout) };
     },
 
     async cancelLocal(session: Session, sessionId: string): Promise<{ location: string }> {
