@@ -103,6 +103,19 @@ export const router = createBrowserRouter([
           { path: paths.clientPerks, element: <PerksPage /> },
           { path: paths.clientMemberPerks, element: <PerksPage /> },
           { path: paths.billing, element: <BillingPage /> },
+          // Lost pet alerts: loaded when opened, like the legal pages.
+          {
+            path: paths.clientAddAlert,
+            lazy: () => import('../features/alerts/AlertsPage').then(({ AlertsPage }) => ({ element: <AlertsPage /> })),
+          },
+          {
+            path: `${paths.clientAddAlert}/:id`,
+            lazy: () => import('../features/alerts/LostAlertFormPage').then(({ LostAlertFormPage }) => ({ element: <LostAlertFormPage /> })),
+          },
+          {
+            path: `${paths.clientAddAlert}/:id/sent`,
+            lazy: () => import('../features/alerts/AlertSentPage').then(({ AlertSentPage }) => ({ element: <AlertSentPage /> })),
+          },
         ],
       },
       {
