@@ -136,7 +136,11 @@ function LostAlertCard({ pet, homeZip }: { pet: Pet; homeZip: string | null }) {
 
   return (
     <Grid container spacing={3} sx={{ alignItems: 'flex-start' }}>
-      <Grid size={{ xs: 12, lg: 8 }}>
+      {/* Beside the form on wide screens; above it otherwise, so the cost is known before the form is filled. */}
+      <Grid size={{ xs: 12, xl: 4 }} sx={{ order: { xl: 1 } }}>
+        <HowItWorks free={free} petName={pet.name} />
+      </Grid>
+      <Grid size={{ xs: 12, xl: 8 }}>
         <Card component="section" aria-label={`Lost pet alert for ${pet.name}`}>
           <FormProvider {...form}>
             <Box component="form" onSubmit={onSubmit} noValidate>
@@ -184,9 +188,6 @@ function LostAlertCard({ pet, homeZip }: { pet: Pet; homeZip: string | null }) {
             </Box>
           </FormProvider>
         </Card>
-      </Grid>
-      <Grid size={{ xs: 12, lg: 4 }}>
-        <HowItWorks free={free} petName={pet.name} />
       </Grid>
     </Grid>
   );
@@ -292,26 +293,23 @@ function HowItWorks({ free, petName }: { free: boolean; petName: string }) {
   const steps = [
     {
       icon: <CampaignOutlined color="primary" />,
-      text: `Every vet, shelter and rescue in our directory within ${limits.alertRadiusMiles} miles gets an e-mail with ${petName}'s photo, details and your description.`,
+      text: `Vets, shelters and rescues within ${limits.alertRadiusMiles} miles get an e-mail with ${petName}'s photo and your description.`,
     },
-    {
-      icon: <Place color="primary" />,
-      text: `The e-mail links to ${petName}'s public profile, where a finder can reach you.`,
-    },
+    { icon: <Place color="primary" />, text: `It links to ${petName}'s public profile, where a finder can reach you.` },
     {
       icon: <MarkEmailRead color="primary" />,
-      text: 'Follow how many received and opened it under Analytics, and mark your pet found once home.',
+      text: `Analytics shows who received and opened it. Mark ${petName} as found once home.`,
     },
   ];
   return (
     <Card component="aside" aria-label="How the alert works">
-      <CardContent sx={{ p: 3 }}>
+      <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
         <Typography variant="h3" component="h2" sx={{ mb: 2 }}>
           How the alert works
         </Typography>
-        <Stack spacing={2}>
+        <Stack direction={{ xs: 'column', md: 'row', xl: 'column' }} spacing={2}>
           {steps.map(({ icon, text }) => (
-            <Stack key={text} direction="row" spacing={1.5}>
+            <Stack key={text} direction="row" spacing={1.5} sx={{ flex: 1 }}>
               {icon}
               <Typography variant="body2">{text}</Typography>
             </Stack>
