@@ -2,126 +2,31 @@ import {
   messages,
   type AlertLocation,
   type EmailStats,
-  type NamedItem,
   type Pet,
   type PetAlert,
   type PublicProfile,
-  type StaticData,
 } from '@petreg/contract';
 import { and, eq, inArray } from 'drizzle-orm';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertEmails, checkoutSessions, emailUnsubscribes, mailOutbox, petAlerts, pets, sitePets, sites, users } from '../src/db/schema.js';
+import { alertEmails, checkoutSessions, emailUnsubscribes, mailOutbox, petAlerts, pets, sitePets, users } from '../src/db/schema.js';
 import { createMailer, type Mailer, type MailMessage } from '../src/adapters/mail/index.js';
-import { findZip } from '../src/geography.js';
 import { sendDueAlertEmails } from '../src/worker/alertEmails.js';
+import { alertKit, alertMailSettings } from './alertKit.js';
 import { call, createTestApp, readOutbox, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
 
 let ctx: TestContext;
-let dog: number;
-let beagle: NamedItem;
 let yearly: number;
-const settings = { publicUrl: 'http://localhost:3000', supportPhone: '(800) 555-0142', mailFrom: 'Pet Registry <alerts@registry.example>' };
+const settings = alertMailSettings;
+const { siteNear, profileOf, ownerWithLostPet, sendAlert, sessionIdOf, payCheckout, sendAndPay, recipientsOf } = alertKit(() => ctx);
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  const data = (await call<StaticData>(ctx.app, 'GET', 'utilities/static-data')).body.result!;
-  dog = data.species.find((s) => s.name === 'Dog')!.id;
-  beagle = (await call<NamedItem[]>(ctx.app, 'GET', `utilities/breeds-by-species/${dog}`)).body.result!.find((b) => b.name === 'Beagle')!;
   const { body } = await call<{ plans: { id: number; planId: string }[] }>(ctx.app, 'GET', 'pet/plans');
   yearly = body.result!.plans.find((p) => p.planId === 'yearly')!.id;
 });
 afterAll(() => ctx.close());
 
 const db = () => ctx.database.db;
-const hourAgo = () => new Date(Date.now() - 3600_000).toISOString();
-let siteCounter = 0;
-
-/** A directory site that many miles due north of the ZIP's centre (earthdistance's sphere). */
-async function siteNear(zip: string, milesNorth: number, values: Partial<typeof sites.$inferInsert> = {}) {
-  const centre = (await findZip(db(), zip))!;
-  const degrees = ((milesNorth * 1609.344) / 6378168) * (180 / Math.PI);
-  const [site] = await db()
-    .insert(sites)
-    .values({
-      name: `Clinic ${++siteCounter}`,
-      email: `clinic${siteCounter}-${Date.now()}@vets.example`,
-      receivesAlerts: true,
-      latitude: centre.latitude + degrees,
-      longitude: centre.longitude,
-      zipCode: zip,
-      source: 'admin',
-      ...values,
-    })
-    .returning();
-  return site!;
-}
-
-async function photo() {
-  const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#c08040' } }).png().toBuffer();
-  return `data:image/png;base64,${png.toString('base64')}`;
-}
-
-/** The pet's fields as the lost alert form sends them with PUT Pet/pet-profile. */
-async function profileOf(pet: Pet, changes: Record<string, unknown> = {}) {
-  return {
-    id: pet.id,
-    name: pet.name,
-    speciesId: dog,
-    breeds: [beagle],
-    sex: 1,
-    dob: '2020-05-01',
-    image: await photo(),
-    chipId: pet.microchip1 ?? '',
-    confirmChip: pet.microchip1 ?? '',
-    chipTypeId: pet.chips[0]?.chipTypeId ?? null,
-    ...changes,
-  };
-}
-
-/** An owner with a pet registered without a chip (No microchip? → Send Lost Pet Alert), ready for the alert form. */
-async function ownerWithLostPet(changes: Record<string, unknown> = {}) {
-  const owner = await signUpOwner(ctx.app);
-  const pet = await registerPet(ctx.app, owner.token, null);
-  const saved = await call<Pet>(ctx.app, 'PUT', 'Pet/pet-profile', { token: owner.token, body: await profileOf(pet, changes) });
-  expect(saved.status).toBe(200);
-  return { ...owner, pet: saved.body.result! };
-}
-
-const alertBody = (petId: number, changes: Record<string, unknown> = {}) => ({
-  name: 'Biscuit',
-  petId,
-  missingDate: hourAgo(),
-  zipCode: '63101',
-  incidentDescription: 'Slipped the leash near the park.',
-  status: 'NEW',
-  ...changes,
-});
-
-const sendAlert = (token: string | undefined, petId: number, changes: Record<string, unknown> = {}) =>
-  call<AlertLocation>(ctx.app, 'POST', 'petalert/send-mail-from-pet-alert', { token, body: alertBody(petId, changes) });
-
-const sessionIdOf = (location: string) => location.split('/checkout/')[1]!;
-
-async function payCheckout(token: string, location: string) {
-  return call<{ location: string }>(ctx.app, 'POST', `checkout/local/${sessionIdOf(location)}/pay`, {
-    token,
-    body: { name: 'Jamie Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' },
-  });
-}
-
-/** Sends and pays the pet's alert through the portal's checkout. */
-async function sendAndPay(token: string, petId: number, changes: Record<string, unknown> = {}) {
-  const sent = await sendAlert(token, petId, changes);
-  expect(sent.status).toBe(200);
-  const paid = await payCheckout(token, sent.body.result!.location);
-  expect(paid.status).toBe(200);
-  return (await call<PetAlert>(ctx.app, 'GET', `petalert/alerts/bypet/${petId}`, { token })).body.result!;
-}
-
-const recipientsOf = async (alertId: number, kind = 'alert') =>
-  (await db().select().from(alertEmails).where(and(eq(alertEmails.alertId, alertId), eq(alertEmails.kind, kind)))).map((r) => r.recipient).sort();
-
 const stats = async (token: string, alertId: number) => (await call<EmailStats>(ctx.app, 'GET', `email/${alertId}/getEmailStats`, { token })).body.result!;
 
 describe('the pet form first: PUT Pet/pet-profile keeps the missing pet details', () => {
