@@ -21,6 +21,8 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { AppError, loggable } from './errors.js';
 import { jsonBodyLimit, withImageBodyLimit } from './http.js';
+import { alertRoutes } from './modules/alerts/routes.js';
+import { createAlertService } from './modules/alerts/service.js';
 import { contactRoutes } from './modules/contacts/routes.js';
 import { createContactService } from './modules/contacts/service.js';
 import { paymentRoutes } from './modules/payments/routes.js';
@@ -145,6 +147,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const provider = deps.payments ?? (config.stripe ? createStripePayments(config.stripe) : createLocalPayments(config.publicUrl));
   const payments = createPaymentService({ db: database.db, provider, accounts: users, publicUrl: config.publicUrl, log: app.log });
   app.decorate('payments', payments);
+  const alerts = createAlertService({ db: database.db, payments, publicUrl: config.publicUrl });
   await app.register(
     async (api) => {
       await api.register(userRoutes, { users, social: createSocialVerifier(config) });
@@ -153,6 +156,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(contactRoutes, { contacts });
       await api.register(publicRoutes, { publicPages });
       await api.register(paymentRoutes, { payments, localCheckout: provider.name === 'local' });
+      await api.register(alertRoutes, { alerts });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_BASE },

@@ -5,6 +5,12 @@ import { messages } from './messages.js';
 /** The QR collar tag sold with a plan (US only), shipping included. */
 export const collarTagPriceCents = 2499;
 
+/** The plans owners choose from (pet/plans); planKey of the plans table. */
+export const protectionPlanKeys = ['yearly', 'lifetime'] as const;
+
+/** The lost pet alert's price is kept with the plans under this key, and never offered as a plan. */
+export const alertPlanKey = 'alert';
+
 export interface Plan {
   id: number;
   planId: string;
