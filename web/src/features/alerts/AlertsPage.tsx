@@ -119,7 +119,7 @@ function LostPetRow({ pet }: { pet: Pet }) {
     <PetRow
       pet={pet}
       detail={
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+        <Stack direction="row" useFlexGap spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
           {(pet.species || breeds) && (
             <Typography variant="body2" color="text.secondary">
               {[pet.species, breeds].filter(Boolean).join(' · ')}

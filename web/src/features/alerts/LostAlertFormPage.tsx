@@ -293,13 +293,10 @@ function HowItWorks({ free, petName }: { free: boolean; petName: string }) {
   const steps = [
     {
       icon: <CampaignOutlined color="primary" />,
-      text: `Vets, shelters and rescues within ${limits.alertRadiusMiles} miles get an e-mail with ${petName}'s photo and your description.`,
+      text: `Vets, shelters and rescues within ${limits.alertRadiusMiles} miles get an e-mail with your pet's photo and your description.`,
     },
-    { icon: <Place color="primary" />, text: `It links to ${petName}'s public profile, where a finder can reach you.` },
-    {
-      icon: <MarkEmailRead color="primary" />,
-      text: `Analytics shows who received and opened it. Mark ${petName} as found once home.`,
-    },
+    { icon: <Place color="primary" />, text: "It links to your pet's public profile, where a finder can reach you." },
+    { icon: <MarkEmailRead color="primary" />, text: 'Analytics shows who received and opened it. Mark your pet as found once home.' },
   ];
   return (
     <Card component="aside" aria-label="How the alert works">
