@@ -1,5 +1,6 @@
 import {
   lastSeenZip,
+  messages,
   type AlertLocation,
   type EmailStats,
   type LostAlertForm,
@@ -10,7 +11,8 @@ import {
   type ZipPlace,
 } from '@petreg/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../../app/api';
+import { api, ApiError, firstError } from '../../app/api';
+import { toast } from '../../app/toast';
 import { petKey, userPetsKey } from '../pets/api';
 
 const alertsKey = ['petalert', 'alerts', 'bypet'] as const;
@@ -111,11 +113,20 @@ export function useAlertCheckout() {
   });
 }
 
-/** Spec 4: the pet is home; the alert ends and the lists are fetched again. */
+/**
+ * Spec 4: the pet is home; the alert ends, the lists are fetched again, and a toast says so, or says
+ * "No Alerts found for pet" (info) when it had already ended. The toasts are the hook's own: the pet's
+ * analytics, which asked, leave the page with the refreshed lists.
+ */
 export function useMarkAsFound() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (petId: number) => api.put<unknown>(`pet/mark-as-found/${petId}`, {}),
+    onSuccess: () => toast(messages.petMarkedAsFound, { variant: 'success' }),
+    onError: (error) => {
+      if (error instanceof ApiError && error.errors.includes(messages.noAlertsFound)) toast(messages.noAlertsFound, { variant: 'info' });
+      else toast(firstError(error, messages.genericError), { variant: 'error' });
+    },
     onSettled: (_result, _error, petId) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: userPetsKey }),
