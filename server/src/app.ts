@@ -30,6 +30,9 @@ import { createPaymentService, type PaymentService } from './modules/payments/se
 import { petRoutes } from './modules/pets/routes.js';
 import { createPetService } from './modules/pets/service.js';
 import { publicRoutes } from './modules/public/routes.js';
+import { adminSiteRoutes } from './modules/sites/adminRoutes.js';
+import { createSiteDirectory } from './modules/sites/directory.js';
+import { createSiteImport } from './modules/sites/import.js';
 import { createPublicService } from './modules/public/service.js';
 import { userRoutes } from './modules/users/routes.js';
 import { createUserService } from './modules/users/service.js';
@@ -157,6 +160,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(publicRoutes, { publicPages });
       await api.register(paymentRoutes, { payments, localCheckout: provider.name === 'local' });
       await api.register(alertRoutes, { alerts });
+      await api.register(adminSiteRoutes, {
+        directory: createSiteDirectory({ db: database.db }),
+        siteImport: createSiteImport({ db: database.db }),
+      });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_BASE },

@@ -1,5 +1,5 @@
 import { formatPlace, type ZipPlace } from '@petreg/contract';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from './db/client.js';
 import { zipCodes } from './db/schema.js';
@@ -10,6 +10,13 @@ const METERS_PER_MILE = 1609.344;
 export async function findZip(db: Database, zip: string): Promise<ZipPlace | null> {
   const [row] = await db.select().from(zipCodes).where(eq(zipCodes.zip, zip));
   return row ? { ...row, place: formatPlace(row) } : null;
+}
+
+/** The ZIP codes of a list the table holds, by ZIP, in one query (a CSV import's rows). */
+export async function findZips(db: Database, zips: readonly string[]): Promise<Map<string, ZipPlace>> {
+  if (zips.length === 0) return new Map();
+  const rows = await db.select().from(zipCodes).where(inArray(zipCodes.zip, [...new Set(zips)]));
+  return new Map(rows.map((row) => [row.zip, { ...row, place: formatPlace(row) }]));
 }
 
 /** A ZIP code and how far its centre lies from the centre of the ZIP searched from. */

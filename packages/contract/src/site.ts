@@ -210,7 +210,7 @@ export const adminSiteSchema = requestObject({
   url: webAddress,
   receivesAlerts: z.boolean({ error: messages.invalidRequest }),
   isActive: z.boolean({ error: messages.invalidRequest }).optional(),
-});
+}).refine((site) => !site.receivesAlerts || site.email !== null, { error: messages.siteAlertsNeedEmail, path: ['email'] });
 export type AdminSiteInput = z.input<typeof adminSiteSchema>;
 
 /** GET admin/sites?query=&page=. */
@@ -237,6 +237,23 @@ export interface AdminSitesPage {
 
 /** The CSV columns of a sites import, in the template's order. */
 export const siteCsvColumns = ['name', 'kind', 'email', 'phoneNumber', 'address1', 'city', 'state', 'zipCode', 'url', 'receivesAlerts'] as const;
+
+/** One sites file: at most this large and this many rows, so an import never holds the database for long. */
+export const siteImportLimits = { maxFileBytes: 5 * 1024 * 1024, maxRows: 5000 } as const;
+
+/** What became of one row of a sites import, written in the result file's status column. */
+export const siteImportStatuses = ['created', 'updated', 'skipped', 'error'] as const;
+export type SiteImportStatus = (typeof siteImportStatuses)[number];
+
+/** POST admin/sites/import: the per-row result file, and how many rows ended each way. */
+export interface SiteImportResult extends DownloadFile {
+  counts: Record<SiteImportStatus, number>;
+}
+
+/** POST admin/sites/remove-samples: how many sample sites were switched off. */
+export interface RemovedSamples {
+  removed: number;
+}
 
 /** A file answered for download: the import's per-row result (spec 7 shape). */
 export interface DownloadFile {

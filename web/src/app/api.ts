@@ -63,7 +63,9 @@ function isEnvelope(value: unknown): value is Envelope<unknown> {
 async function call<T>(method: Method, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
   const token = accessToken.get();
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // A form with a file goes as multipart; the browser writes its Content-Type with the boundary.
+  const form = body instanceof FormData ? body : null;
+  if (body !== undefined && !form) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
 
   let response: Response;
@@ -71,7 +73,7 @@ async function call<T>(method: Method, path: string, body?: unknown, options: Ca
     response = await fetch(`${API_BASE}/${path}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: form ?? (body === undefined ? undefined : JSON.stringify(body)),
       signal: options.signal,
     });
   } catch (cause) {
@@ -92,4 +94,6 @@ export const api = {
   post: <T>(path: string, body: unknown = {}, options?: CallOptions) => call<T>('POST', path, body, options),
   put: <T>(path: string, body: unknown, options?: CallOptions) => call<T>('PUT', path, body, options),
   delete: <T>(path: string, options?: CallOptions) => call<T>('DELETE', path, undefined, options),
+  /** Sends a file (with any other fields of the form) as multipart/form-data. */
+  upload: <T>(path: string, form: FormData, options?: CallOptions) => call<T>('POST', path, form, options),
 };

@@ -1,6 +1,7 @@
 import { legalDocuments, paths, roleGroups } from '@petreg/contract';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { AdminDashboardPage } from '../features/admin/AdminDashboardPage';
+import { AdminSitesPage } from '../features/admin/AdminSitesPage';
 import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
 import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
 import { SignInPage } from '../features/auth/SignInPage';
@@ -110,6 +111,7 @@ export const router = createBrowserRouter([
         children: [
           { path: paths.adminDashboard, element: <AdminDashboardPage /> },
           { path: paths.admin, element: <AdminDashboardPage /> },
+          { path: paths.adminSites, element: <AdminSitesPage /> },
         ],
       },
       { path: paths.notFound, element: <NotFoundPage /> },

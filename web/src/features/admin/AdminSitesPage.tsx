@@ -1,0 +1,255 @@
+import { adminSitesPageSize, formatPhone, messages, type AdminSite, type SiteSource } from '@petreg/contract';
+import { Add, DeleteSweep, Download, EditOutlined, Search, Storefront, UploadFile } from '@mui/icons-material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  IconButton,
+  InputAdornment,
+  LinearProgress,
+  Stack,
+  Switch,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TablePagination,
+  TableRow,
+  TextField,
+  Tooltip,
+} from '@mui/material';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { firstError } from '../../app/api';
+import { toast } from '../../app/toast';
+import { CellText } from '../../components/CellText';
+import { CenteredSpinner } from '../../components/CenteredSpinner';
+import { EmptyState } from '../../components/EmptyState';
+import { PageHeader } from '../../components/PageHeader';
+import { stackedTable } from '../../components/stackedTable';
+import { SiteFormDialog } from './SiteFormDialog';
+import { SiteImportDialog, sitesTemplateUrl } from './SiteImportDialog';
+import { siteInput, useAdminSites, useRemoveSamples, useSaveSite } from './sitesApi';
+
+const sourceNames: Record<SiteSource, string> = {
+  places: 'Maps search',
+  owner: 'Owner',
+  admin: 'Administrator',
+  import: 'CSV import',
+  sample: 'Sample',
+};
+
+/** "Saint Louis, MO 63101", from what the site has of it. */
+const place = (site: AdminSite) => [site.city, [site.state, site.zipCode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+
+/** Typing pauses this long before the directory is searched. */
+const searchDelayMs = 300;
+
+/** admin-sites: the directory of vets, shelters and rescues that lost-pet alerts reach (spec 2.7, "View Onboarded Sites"). */
+export function AdminSitesPage() {
+  const [params, setParams] = useSearchParams();
+  const query = params.get('query') ?? '';
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const [text, setText] = useState(query);
+  const sites = useAdminSites(query, page);
+  /** undefined: no dialog; null: a new site; otherwise the site being edited. */
+  const [editing, setEditing] = useState<AdminSite | null | undefined>(undefined);
+  const [importing, setImporting] = useState(false);
+  const [removingSamples, setRemovingSamples] = useState(false);
+
+  // The search and page live in the address, so a reload or Back shows the same list.
+  useEffect(() => {
+    if (text.trim() === query) return;
+    const timer = window.setTimeout(() => setParams(text.trim() ? { query: text.trim() } : {}, { replace: true }), searchDelayMs);
+    return () => window.clearTimeout(timer);
+  }, [text, query, setParams]);
+
+  const goToPage = (next: number) => setParams({ ...(query && { query }), page: String(next) });
+
+  return (
+    <>
+      <PageHeader title="Sites" subtitle="The directory of vets, shelters and rescues: vet search shows them and lost-pet alerts reach them." />
+      <Stack direction="row" sx={{ mb: 2, flexWrap: 'wrap', gap: 1 }}>
+        <Button variant="contained" startIcon={<Add />} onClick={() => setEditing(null)}>
+          Add site
+        </Button>
+        <Button variant="outlined" startIcon={<UploadFile />} onClick={() => setImporting(true)}>
+          Import CSV
+        </Button>
+        <Button startIcon={<Download />} href={sitesTemplateUrl} download>
+          Download template
+        </Button>
+        <Button color="error" startIcon={<DeleteSweep />} onClick={() => setRemovingSamples(true)} sx={{ ml: { sm: 'auto' } }}>
+          Remove all samples
+        </Button>
+      </Stack>
+
+      <Card>
+        <Box sx={{ p: 2, pb: 1 }}>
+          <TextField
+            label="Search sites"
+            placeholder="Name, city, ZIP code or email"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            size="small"
+            fullWidth
+            sx={{ maxWidth: { sm: 420 } }}
+            slotProps={{
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <Search />
+                  </InputAdornment>
+                ),
+              },
+              htmlInput: { maxLength: 200, type: 'search' },
+            }}
+          />
+        </Box>
+        {/* Kept in place while idle, so the table does not jump when a search starts. */}
+        <LinearProgress aria-label="Loading sites" sx={{ visibility: sites.isFetching && sites.data ? 'visible' : 'hidden' }} />
+        {sites.isError ? (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" size="small" onClick={() => void sites.refetch()}>
+                Try again
+              </Button>
+            }
+          >
+            {firstError(sites.error, messages.genericError)}
+          </Alert>
+        ) : !sites.data ? (
+          <CenteredSpinner />
+        ) : sites.data.items.length === 0 ? (
+          <EmptyState
+            icon={<Storefront />}
+            title="No sites found"
+            hint={query ? 'Try part of a name, a city, a ZIP code or an email address.' : 'Add a site, or import a CSV file of them.'}
+          />
+        ) : (
+          <>
+            <TableContainer sx={{ ...stackedTable(600), px: { xs: 1.5, sm: 0 }, pt: { xs: 1.5, sm: 0 }, '& th, & td': { px: 1.5 } }}>
+              <Table aria-label="Sites">
+                <TableHead>
+                  <TableRow>
+                    <TableCell>Site</TableCell>
+                    <TableCell>Contact</TableCell>
+                    <TableCell>Alerts</TableCell>
+                    <TableCell>Status</TableCell>
+                    <TableCell />
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {sites.data.items.map((site) => (
+                    <TableRow key={site.id} hover>
+                      <TableCell data-label="Site">
+                        <CellText detail={[site.kind, place(site)].filter(Boolean).join(' · ')}>{site.name}</CellText>
+                      </TableCell>
+                      <TableCell data-label="Contact" sx={{ overflowWrap: 'anywhere', minWidth: 160 }}>
+                        <CellText detail={formatPhone(site.phoneNumber) || undefined}>{site.email ?? '—'}</CellText>
+                      </TableCell>
+                      <TableCell data-label="Alerts">
+                        <AlertsSwitch site={site} />
+                      </TableCell>
+                      <TableCell data-label="Status">
+                        <CellText detail={sourceNames[site.source] ?? site.source}>
+                          <Chip size="small" label={site.isActive ? 'Active' : 'Inactive'} color={site.isActive ? 'success' : 'default'} variant="outlined" />
+                        </CellText>
+                      </TableCell>
+                      <TableCell align="right">
+                        <Tooltip title="Edit">
+                          <IconButton aria-label={`Edit ${site.name}`} onClick={() => setEditing(site)}>
+                            <EditOutlined />
+                          </IconButton>
+                        </Tooltip>
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableContainer>
+            <TablePagination
+              component="div"
+              count={sites.data.total}
+              page={page - 1}
+              onPageChange={(_, next) => goToPage(next + 1)}
+              rowsPerPage={adminSitesPageSize}
+              rowsPerPageOptions={[]}
+            />
+          </>
+        )}
+      </Card>
+
+      {editing !== undefined && <SiteFormDialog key={editing?.id ?? 'new'} site={editing} onClose={() => setEditing(undefined)} />}
+      {importing && <SiteImportDialog onClose={() => setImporting(false)} />}
+      {removingSamples && <RemoveSamplesDialog onClose={() => setRemovingSamples(false)} />}
+    </>
+  );
+}
+
+/** Turns a site's alerts on or off at once; alerts need an e-mail to go to. */
+function AlertsSwitch({ site }: { site: AdminSite }) {
+  const save = useSaveSite();
+  const needsEmail = !site.email && !site.receivesAlerts;
+  const toggle = (receivesAlerts: boolean) =>
+    save.mutate(
+      { id: site.id, site: { ...siteInput(site), receivesAlerts } },
+      {
+        onSuccess: () => toast(messages.recordSaved, { variant: 'success' }),
+        onError: (error) => toast(firstError(error, messages.genericError), { variant: 'error' }),
+      },
+    );
+  return (
+    <Tooltip title={needsEmail ? messages.siteAlertsNeedEmail : ''}>
+      {/* A disabled control shows no tooltip of its own. */}
+      <span>
+        <Switch
+          checked={save.isPending ? Boolean(save.variables?.site.receivesAlerts) : site.receivesAlerts}
+          disabled={needsEmail || save.isPending}
+          onChange={(_, checked) => toggle(checked)}
+          slotProps={{ input: { 'aria-label': `Receives alerts: ${site.name}` } }}
+        />
+      </span>
+    </Tooltip>
+  );
+}
+
+function RemoveSamplesDialog({ onClose }: { onClose: () => void }) {
+  const remove = useRemoveSamples();
+  const confirm = () =>
+    remove.mutate(undefined, {
+      onSuccess: ({ removed }) => {
+        toast(`${removed} sample ${removed === 1 ? 'site' : 'sites'} removed.`, { variant: 'success' });
+        onClose();
+      },
+      onError: (error) => toast(firstError(error, messages.genericError), { variant: 'error' }),
+    });
+  return (
+    <Dialog open onClose={onClose} aria-labelledby="remove-samples-title" aria-describedby="remove-samples-text">
+      <DialogTitle id="remove-samples-title">Remove all samples?</DialogTitle>
+      <DialogContent>
+        <DialogContentText id="remove-samples-text">
+          Every sample site is switched off: vet search no longer shows it and alerts no longer reach it. Owners who linked a sample vet to a pet
+          keep it, and the samples do not come back.
+        </DialogContentText>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={remove.isPending}>
+          Cancel
+        </Button>
+        <Button variant="contained" color="error" loading={remove.isPending} onClick={confirm}>
+          Remove samples
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
