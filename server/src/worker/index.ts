@@ -23,7 +23,7 @@ export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, 
   const sendMail = run('mail outbox', () => sendDueMail(db, mailer));
   const sendAlerts = run('alert e-mails', async () => {
     const sent = await sendDueAlertEmails(db, mailer, alertMail);
-    if (sent.delivered || sent.bounced || sent.retried) app.log.info(sent, 'alert e-mails sent');
+    if (sent.delivered || sent.bounced || sent.retried || sent.waiting) app.log.info(sent, 'alert e-mails sent');
   });
   const stopReplaced = run('replaced subscriptions', () => app.payments.stopReplacedSubscriptions());
   const sweep = run('expiry sweep', async () => {

@@ -51,13 +51,14 @@ export function failedAttempt(attempts: number, error: unknown, now: Date) {
   };
 }
 
-/** Runs `work` over the items, at most `limit` at a time. */
-export async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+/** Runs `work` over the items, at most `limit` at a time, starting none once `stop` says so; answers those not started. */
+export async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>, stop: () => boolean = () => false): Promise<T[]> {
   let next = 0;
   const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
+    while (next < items.length && !stop()) await work(items[next++]!);
   });
   await Promise.all(lanes);
+  return items.slice(next);
 }
 
 /** Sends the e-mails that are due; a failure goes back to 'pending' with a later try. */

@@ -22,10 +22,25 @@ export interface Mailer {
 /** The mail server refused the recipient for good (a 5xx answer to RCPT TO): sending again cannot deliver it. */
 export class RecipientRefusedError extends Error {}
 
-/** nodemailer's error for a recipient the server refused; temporary refusals (4xx) and lost connections are retried. */
-function isPermanentRecipientRefusal(error: unknown): error is Error & { response?: string } {
-  const e = error as { code?: string; command?: string; responseCode?: number };
-  return e.code === 'EENVELOPE' && e.command === 'RCPT TO' && (e.responseCode ?? 0) >= 500;
+/**
+ * The mail server could not be reached or used (no connection, a timeout, TLS or sign-in failing, or
+ * 421 "service not available"): no fault of the message, which can only wait for the server.
+ */
+export class MailServerUnavailableError extends Error {}
+
+type NodemailerError = Error & { code?: string; command?: string; responseCode?: number; response?: string };
+
+/** nodemailer's error codes for a server out of reach, rather than one that answered about this message. */
+const UNAVAILABLE_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ETLS', 'EAUTH']);
+
+/** nodemailer's error in the adapter's terms; temporary refusals (4xx) and anything else stay as they are, to be retried. */
+function classified(error: unknown): unknown {
+  const e = error as NodemailerError;
+  if (e.code === 'EENVELOPE' && e.command === 'RCPT TO' && (e.responseCode ?? 0) >= 500) {
+    return new RecipientRefusedError(e.response ?? e.message, { cause: error });
+  }
+  if ((e.code && UNAVAILABLE_CODES.has(e.code)) || e.responseCode === 421) return new MailServerUnavailableError(e.message, { cause: error });
+  return error;
 }
 
 /**
@@ -41,8 +56,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
         try {
           await transport.sendMail({ from: options.from, ...message });
         } catch (error) {
-          if (isPermanentRecipientRefusal(error)) throw new RecipientRefusedError(error.response ?? error.message, { cause: error });
-          throw error;
+          throw classified(error);
         }
       },
       close: () => transport.close(),

@@ -1,6 +1,5 @@
 import { formatMoney, sexes } from '@petreg/contract';
 import { escapeHtml } from '../../adapters/mail/html.js';
-import { formatLocalTime } from './localTime.js';
 
 /** What an alert e-mail says about the pet, read once per alert when its e-mails are sent. */
 export interface AlertedPet {
@@ -8,10 +7,9 @@ export interface AlertedPet {
   species: string | null;
   breeds: string[];
   sex: number;
-  missingDate: Date;
+  /** When the pet went missing, in the last-seen place's time (formatLocalTime). */
+  missingSince: string;
   place: string;
-  /** The last-seen place's state, for the time zone the missing time is shown in. */
-  state: string | null;
   incidentDescription: string;
   /** Absolute addresses: the pet's photo (or null) and its public profile (the short link). */
   photoUrl: string | null;
@@ -37,7 +35,6 @@ const paragraphs = (lines: string[]) => lines.map((line) => `<p>${line}</p>`).jo
 
 /** The lost pet alert a professional receives: photo, description, where and when, and how to reach the owner. */
 export function alertEmail(pet: AlertedPet, links: RecipientLinks) {
-  const missing = formatLocalTime(pet.missingDate, pet.state);
   const lastSeen = `last seen near ${pet.place}`;
   const reach = `Open ${pet.name}'s profile to reach the owner: ${pet.profileUrl}\nOr call our recovery line, ${links.supportPhone} (24/7), and give them this link.`;
   const footer = `You receive lost pet alerts as a pet-care professional within 50 miles of where a pet went missing.`;
@@ -47,7 +44,7 @@ export function alertEmail(pet: AlertedPet, links: RecipientLinks) {
     text: [
       `LOST ${kindOf(pet).toUpperCase()}: ${pet.name}`,
       describe(pet),
-      `Missing since ${missing}, ${lastSeen}.`,
+      `Missing since ${pet.missingSince}, ${lastSeen}.`,
       '',
       `The owner says: "${pet.incidentDescription}"`,
       '',
@@ -64,7 +61,7 @@ export function alertEmail(pet: AlertedPet, links: RecipientLinks) {
       (pet.photoUrl ? `<p><img src="${escapeHtml(pet.photoUrl)}" alt="${name}" width="320" style="max-width:100%;height:auto"></p>` : '') +
       paragraphs([
         `<strong>${escapeHtml(describe(pet))}</strong>`,
-        `Missing since ${escapeHtml(missing)}, ${escapeHtml(lastSeen)}.`,
+        `Missing since ${escapeHtml(pet.missingSince)}, ${escapeHtml(lastSeen)}.`,
         `The owner says: &ldquo;${escapeHtml(pet.incidentDescription)}&rdquo;`,
         `If ${name} is brought to you or you see ${name}, <a href="${escapeHtml(pet.profileUrl)}">open ${name}'s profile</a> to reach the owner, or call our recovery line, ${escapeHtml(links.supportPhone)} (24/7), and give them this link: ${escapeHtml(pet.profileUrl)}`,
         `<small>${escapeHtml(footer)} <a href="${escapeHtml(links.unsubscribeUrl)}">Unsubscribe from lost pet alerts</a></small>`,

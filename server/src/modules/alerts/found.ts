@@ -8,15 +8,14 @@ import { openAlertOf, type AlertDeps } from './shared.js';
 
 /**
  * Queues the thank-you note of a found pet's alert for each recipient the alert reached (less those
- * who unsubscribed since); once each, by the unique (alert, kind, recipient) key. Also used by the
- * worker for an alert e-mail delivered while the pet was being marked found.
+ * who unsubscribed since); once each, by the unique (alert, kind, recipient) key. An alert e-mail
+ * the worker marks delivered after this queues its own (see the worker's markDelivered).
  */
-export const queueFoundEmails = (alertId: number, onlyId?: number) => sql`
+const queueFoundEmails = (alertId: number) => sql`
   insert into ${alertEmails} (alert_id, kind, site_id, recipient)
   select ${alertEmails.alertId}, 'found', ${alertEmails.siteId}, ${alertEmails.recipient}
     from ${alertEmails}
     where ${alertEmails.alertId} = ${alertId} and ${alertEmails.kind} = 'alert' and ${alertEmails.status} = 'delivered'
-      ${onlyId === undefined ? sql`` : sql`and ${alertEmails.id} = ${onlyId}`}
       and not exists (select 1 from ${emailUnsubscribes} where ${emailUnsubscribes.email} = ${alertEmails.recipient})
   on conflict do nothing`;
 
