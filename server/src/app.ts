@@ -16,6 +16,7 @@ import type { Mailer } from './adapters/mail/index.js';
 import type { PaymentProvider } from './adapters/payments/index.js';
 import { createLocalPayments } from './adapters/payments/local.js';
 import { createStripePayments } from './adapters/payments/stripe.js';
+import { createPlaces, type Places } from './adapters/places/index.js';
 import { createDiskStorage, type FileStorage } from './adapters/storage/index.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
@@ -34,6 +35,8 @@ import { adminSiteRoutes } from './modules/sites/adminRoutes.js';
 import { createSiteDirectory } from './modules/sites/directory.js';
 import { createSiteImport } from './modules/sites/import.js';
 import { createPublicService } from './modules/public/service.js';
+import { siteRoutes } from './modules/sites/routes.js';
+import { createSiteService } from './modules/sites/service.js';
 import { userRoutes } from './modules/users/routes.js';
 import { createUserService } from './modules/users/service.js';
 import { createSocialVerifier } from './modules/users/social.js';
@@ -59,6 +62,8 @@ export interface AppDependencies {
   storage?: FileStorage;
   /** Card payments; Stripe or the portal's own checkout, as configured, when not given. */
   payments?: PaymentProvider;
+  /** Vet search; Google Places or the directory of sites, as configured, when not given. */
+  places?: Places;
   /** Where the built web app is served from; nothing is served when the folder is missing. */
   webRoot?: string;
 }
@@ -78,7 +83,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const app = Fastify({
     logger: loggerOptions(config),
     trustProxy: config.trustProxy,
-    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    // A maps service's place id in a path (POST site/ByGoogleId/{placeId}) may run past the default 100 characters.
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 400 },
     bodyLimit: jsonBodyLimit,
     // A path that is no valid URL (a broken %-escape) is refused by the router, before any error handler.
     frameworkErrors: (_error, _request, reply) => (reply as FastifyReply).status(400).send(failure([messages.invalidRequest])),
@@ -147,6 +153,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const pets = createPetService({ db: database.db, storage });
   const contacts = createContactService({ db: database.db });
   const publicPages = createPublicService({ db: database.db });
+  const sites = createSiteService({ db: database.db, places: deps.places ?? createPlaces(config, database.db, app.log) });
   const provider = deps.payments ?? (config.stripe ? createStripePayments(config.stripe) : createLocalPayments(config.publicUrl));
   const payments = createPaymentService({ db: database.db, provider, accounts: users, publicUrl: config.publicUrl, log: app.log });
   app.decorate('payments', payments);
@@ -158,6 +165,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(petRoutes, { pets });
       await api.register(contactRoutes, { contacts });
       await api.register(publicRoutes, { publicPages });
+      await api.register(siteRoutes, { sites });
       await api.register(paymentRoutes, { payments, localCheckout: provider.name === 'local' });
       await api.register(alertRoutes, { alerts });
       await api.register(adminSiteRoutes, {

@@ -1,8 +1,8 @@
-import { formatPlace, type ZipPlace } from '@petreg/contract';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { formatPlace, type SiteKind, type SiteSource, type ZipPlace } from '@petreg/contract';
+import { and, eq, inArray, isNotNull, sql, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from './db/client.js';
-import { zipCodes } from './db/schema.js';
+import { sites, zipCodes } from './db/schema.js';
 
 const METERS_PER_MILE = 1609.344;
 
@@ -19,6 +19,18 @@ export async function findZips(db: Database, zips: readonly string[]): Promise<M
   return new Map(rows.map((row) => [row.zip, { ...row, place: formatPlace(row) }]));
 }
 
+/**
+ * Meters along the great circle between two points on earthdistance's sphere (earth()), by the
+ * haversine formula: the figure earth_distance gives, computed from latitude and longitude with
+ * built-in functions instead of building each row's earth point (a checked domain value), which
+ * costs several times more per row.
+ */
+function greatCircleMeters(from: { latitude: SQLWrapper | number; longitude: SQLWrapper | number }, to: { latitude: SQLWrapper; longitude: SQLWrapper }) {
+  const haversine = sql`power(sin(radians(${to.latitude} - ${from.latitude}) / 2), 2)
+    + cos(radians(${from.latitude})) * cos(radians(${to.latitude})) * power(sin(radians(${to.longitude} - ${from.longitude}) / 2), 2)`;
+  return sql`(2 * earth() * asin(least(1, sqrt(${haversine}))))`.mapWith(Number);
+}
+
 /** A ZIP code and how far its centre lies from the centre of the ZIP searched from. */
 export interface ZipDistance {
   zip: string;
@@ -28,20 +40,88 @@ export interface ZipDistance {
 /**
  * The ZIP codes whose centre lies within `miles` of the centre of `zip` (itself included), nearest
  * first; none when the ZIP is unknown. earth_box narrows the search through the GiST index; the box
- * holds a little more than the circle, so earth_distance decides.
+ * holds a little more than the circle, so the great-circle distance decides.
  */
 export async function zipsWithin(db: Database, zip: string, miles: number): Promise<ZipDistance[]> {
   const meters = miles * METERS_PER_MILE;
   const origin = alias(zipCodes, 'origin');
   const near = alias(zipCodes, 'near');
-  const from = sql`ll_to_earth(${origin.latitude}, ${origin.longitude})`;
   const to = sql`ll_to_earth(${near.latitude}, ${near.longitude})`;
-  const distance = sql`earth_distance(${from}, ${to})`.mapWith(Number);
+  const distance = greatCircleMeters(origin, near);
   const rows = await db
     .select({ zip: near.zip, meters: distance })
     .from(origin)
-    .innerJoin(near, sql`earth_box(${from}, ${meters}) @> ${to}`)
+    .innerJoin(near, sql`earth_box(ll_to_earth(${origin.latitude}, ${origin.longitude}), ${meters}) @> ${to}`)
     .where(and(eq(origin.zip, zip), sql`${distance} <= ${meters}`))
     .orderBy(distance, near.zip);
   return rows.map((row) => ({ zip: row.zip, miles: row.meters / METERS_PER_MILE }));
+}
+
+/** Where a radius search starts: a point, or the centre of a ZIP code. */
+export type Origin = { latitude: number; longitude: number } | { zip: string };
+
+/** Which active sites a radius search keeps. */
+export interface SiteFilter {
+  /** Only sites that take lost-pet alerts and have an e-mail to send them to. */
+  receivesAlerts?: boolean;
+  kinds?: readonly SiteKind[];
+  sources?: readonly SiteSource[];
+  limit?: number;
+}
+
+/**
+ * A site found around a point: what an alert needs to reach it, and its distance in miles. Lean on
+ * purpose: a radius may hold thousands of sites, and each column costs on the way out.
+ */
+export interface SiteNear {
+  id: number;
+  name: string;
+  email: string | null;
+  miles: number;
+}
+
+/**
+ * Which sites lie within `miles` of a centre, as a condition over the sites table, with their
+ * distance in meters: active ones the filter keeps, earth_box narrowing through the sites' GiST index
+ * and the great-circle distance deciding. sitesNear reads them; an alert writes its recipients from
+ * them in one statement.
+ */
+export function sitesWithin(centre: { latitude: number; longitude: number }, miles: number, filter: Omit<SiteFilter, 'limit'> = {}) {
+  const meters = miles * METERS_PER_MILE;
+  const distance = greatCircleMeters(centre, sites);
+  const where = and(
+    sql`earth_box(ll_to_earth(${centre.latitude}, ${centre.longitude}), ${meters}) @> ll_to_earth(${sites.latitude}, ${sites.longitude})`,
+    sql`${distance} <= ${meters}`,
+    eq(sites.isActive, true),
+    filter.receivesAlerts ? and(eq(sites.receivesAlerts, true), isNotNull(sites.email)) : undefined,
+    filter.kinds ? inArray(sites.practiceType, [...filter.kinds]) : undefined,
+    filter.sources ? inArray(sites.source, [...filter.sources]) : undefined,
+  )!;
+  return { where, distance };
+}
+
+/**
+ * The active sites within `miles` of the origin, nearest first; none when the origin is an unknown
+ * ZIP (see sitesWithin).
+ */
+export async function sitesNear(db: Database, origin: Origin, miles: number, filter: SiteFilter = {}): Promise<SiteNear[]> {
+  const centre = 'zip' in origin ? await findZip(db, origin.zip) : origin;
+  if (!centre) return [];
+  const { where, distance } = sitesWithin(centre, miles, filter);
+  const found = db
+    .select({ id: sites.id, name: sites.name, email: sites.email, meters: sql<number>`${distance}`.as('meters') })
+    .from(sites)
+    .where(where)
+    .orderBy(distance, sites.id)
+    .$dynamic();
+  const near = (filter.limit === undefined ? found : found.limit(filter.limit)).as('near');
+  // Thousands of sites cost more on their way out than in the query (PGlite reads every field of
+  // every row in JavaScript): they come as one JSON list, parsed at once.
+  const [row] = await db
+    .select({
+      list: sql<[number, string, string | null, number][]>`coalesce(json_agg(json_build_array(${near.id}, ${near.name}, ${near.email}, ${near.meters}) order by ${near.meters}, ${near.id}), '[]')`,
+    })
+    .from(near);
+  // An aggregate answers one row, of an empty list when nothing is near.
+  return row!.list.map(([id, name, email, meters]) => ({ id, name, email, miles: meters / METERS_PER_MILE }));
 }

@@ -31,6 +31,18 @@ export function sendImage(reply: FastifyReply, image: Buffer | null) {
 export const perIp = (limit: Limit) => ({ rateLimit: { max: limit.max, timeWindow: limit.window } });
 
 /**
+ * Per-account limit of a signed-in route, declared in its `config` beside `auth`: the session is
+ * read before the route's limit is counted, so one account is held to it from every address.
+ */
+export const perUser = (limit: Limit) => ({
+  rateLimit: {
+    max: limit.max,
+    timeWindow: limit.window,
+    keyGenerator: (request: FastifyRequest) => (request.session ? `user:${request.session.userId}` : request.ip),
+  },
+});
+
+/**
  * A second limit keyed by the e-mail in the body or query, so one account cannot be hammered
  * from many addresses. Runs after validation, when the e-mail is known to be well-formed.
  */

@@ -3,7 +3,7 @@ import { createMailer } from './adapters/mail/index.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, resolveJwtSecret } from './config.js';
 import { DatabaseInUseError, openDatabase } from './db/client.js';
-import { seedStaticData } from './db/seed.js';
+import { seedSampleSites, seedStaticData } from './db/seed.js';
 import { ensureAdministrator } from './modules/users/bootstrap.js';
 import { startWorker } from './worker/index.js';
 
@@ -13,6 +13,7 @@ async function main() {
   const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'db') });
   await database.migrate();
   await seedStaticData(database.db);
+  const samples = config.sampleSites ? await seedSampleSites(database.db) : 0;
   const admin = await ensureAdministrator(database.db, config.admin);
 
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'mail') });
@@ -41,6 +42,7 @@ async function main() {
   if (admin?.generatedPassword) {
     console.log(`\nFirst administrator created: ${admin.email} / ${admin.generatedPassword}\nKeep this password; it is not shown again.\n`);
   }
+  if (samples > 0) console.log(`Sample directory of ${samples} vets and shelters added (marked as samples; SAMPLE_SITES=false leaves it out).`);
   console.log(`Pet registry portal running at ${config.publicUrl} (${database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL server'})`);
 }
 

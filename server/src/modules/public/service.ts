@@ -40,7 +40,7 @@ export type PublicService = ReturnType<typeof createPublicService>;
 export function createPublicService(deps: { db: Database }) {
   const { db } = deps;
 
-  /** The owner's contact fields and the first vet and backup contact, for a pet whose owner shares them. */
+  /** The owner's contact fields and the first vet (a live link to an active site) and backup contact, for a pet whose owner shares them. */
   async function contact(petId: number, userId: number) {
     const [firstContact, firstSite] = await Promise.all([
       db
@@ -53,7 +53,7 @@ export function createPublicService(deps: { db: Database }) {
         .select({ id: sites.id, googlePlaceId: sites.googlePlaceId, phoneNumber: sites.phoneNumber })
         .from(sitePets)
         .innerJoin(sites, eq(sites.id, sitePets.siteId))
-        .where(and(eq(sitePets.petId, petId), isNull(sitePets.deletedAt)))
+        .where(and(eq(sitePets.petId, petId), isNull(sitePets.deletedAt), eq(sites.isActive, true)))
         .orderBy(asc(sitePets.id))
         .limit(1),
     ]);
