@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   formatPhone,
+  formatPlace,
   messages,
   paths,
   petProfileSchema,
@@ -11,7 +12,7 @@ import {
   type PetProfileInput,
   type User,
 } from '@petreg/contract';
-import { Edit, LocalHospital, Person, Verified, WarningAmber } from '@mui/icons-material';
+import { Edit, Person, Verified, WarningAmber } from '@mui/icons-material';
 import {
   Avatar,
   Box,
@@ -29,13 +30,14 @@ import { useEffect, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { allErrors, firstError } from '../../app/api';
+import { recordId } from '../../app/params';
 import { openBillingDashboard } from '../../app/billing';
 import { toast } from '../../app/toast';
 import { CenteredSpinner } from '../../components/CenteredSpinner';
-import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { useSession } from '../auth/session';
 import { PetShortLink } from '../public/PetShortLink';
+import { PetVetsCard } from '../vets/PetVetsCard';
 import { usePet, useUpdatePet, useUpgradeToLifetime } from './api';
 import { coverage, petImage, isRegistered, registrationStatus } from './petDisplay';
 import { PetFields } from './PetFields';
@@ -45,8 +47,8 @@ import { SectionCard } from '../../components/SectionCard';
 
 /** client/pet/update/{id}: the pet's profile, its registration, its owner and vet (spec 2.4). */
 export function PetUpdatePage() {
-  const id = Number(useParams().id);
-  if (!Number.isInteger(id) || id <= 0) return <Navigate to={paths.notFound} replace />;
+  const id = recordId(useParams().id);
+  if (id === null) return <Navigate to={paths.notFound} replace />;
   return <PetUpdate key={id} id={id} />;
 }
 
@@ -81,7 +83,7 @@ function PetUpdate({ id }: { id: number }) {
       <Grid size={{ xs: 12, lg: 4 }}>
         <Stack spacing={3}>
           <OwnerCard user={user} />
-          <VetCard pet={pet.data} />
+          <PetVetsCard pet={pet.data} />
           <PetShortLink pet={pet.data} />
         </Stack>
       </Grid>
@@ -243,7 +245,7 @@ function PetProfileCard({ pet, editing, onEditingChange }: PetProfileCardProps) 
 /** Who a finder reaches: the owner's details, edited on the profile page. */
 function OwnerCard({ user }: { user: User }) {
   const { firstName, lastName, email, phoneNumber, address1, address2, city, state, zipcode } = user.data;
-  const place = [city, [state?.abbreviation, zipcode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  const place = formatPlace({ city, state: state?.abbreviation, zip: zipcode });
   const address = [address1, address2, place].filter(Boolean);
 
   return (
@@ -277,27 +279,6 @@ function OwnerCard({ user }: { user: User }) {
           </Typography>
         )}
       </Stack>
-    </SectionCard>
-  );
-}
-
-/** The pet's veterinarian; vets are linked on the vet search page. */
-function VetCard({ pet }: { pet: Pet }) {
-  return (
-    <SectionCard
-      title="Veterinarian"
-      avatar={<LocalHospital color="primary" />}
-      footer={
-        <Button component={RouterLink} to={paths.clientAddVet} variant="outlined" size="small">
-          Add a vet
-        </Button>
-      }
-    >
-      <EmptyState
-        icon={<LocalHospital />}
-        title="No vet linked yet"
-        hint={`Link ${pet.name}'s vet so their number is at hand in an emergency.`}
-      />
     </SectionCard>
   );
 }
