@@ -194,10 +194,11 @@ test.describe('[ALERTS]', () => {
     await expect(homeSwitch).toBeDisabled();
 
     await page.getByRole('button', { name: 'Send Lost Pet Alert' }).click();
+    // The send attempt's toast first: it hides after the spec's 2 seconds.
+    await expect(page.getByText('Pet image is required', { exact: true })).toBeVisible();
     for (const message of [
       'The Pet name must be at least 3 characters',
       'Image is required',
-      'Pet image is required',
       'Pet Breed(s) is required',
       'Pet Sex is required',
       'Date of Birth is required',
