@@ -75,26 +75,33 @@ export async function choose(page: Page, label: string, option: string) {
   await expect(select).toHaveText(option);
 }
 
-/** The newest e-mail the portal wrote to DATA_DIR/mail for this recipient. */
 /** The newest e-mail to the recipient (with that subject, when given), waiting for the outbox to send it. */
 export async function lastMailTo(recipient: string, subject?: string) {
-  const dir = join(process.env.E2E_DATA_DIR!, 'mail');
-  const matching = async () => (await mailsTo(dir, recipient)).filter((m) => subject === undefined || m.subject === subject);
+  const matching = async () =>
+    (await writtenMails()).filter((m) => m.to && !Array.isArray(m.to) && m.to.text === recipient && (subject === undefined || m.subject === subject));
   await expect
     .poll(async () => (await matching()).length, { message: `an e-mail to ${recipient}${subject ? ` titled ${subject}` : ''}` })
     .toBeGreaterThan(0);
   return (await matching()).at(-1)!;
 }
 
-async function mailsTo(dir: string, recipient: string) {
+/** Every e-mail titled so, to whomever it went, once the outbox has sent at least one. */
+export async function mailsTitled(subject: string) {
+  const matching = async () => (await writtenMails()).filter((m) => m.subject === subject);
+  await expect.poll(async () => (await matching()).length, { message: `an e-mail titled ${subject}` }).toBeGreaterThan(0);
+  return matching();
+}
+
+/** The e-mails the portal wrote to DATA_DIR/mail, oldest first. */
+async function writtenMails() {
+  const dir = join(process.env.E2E_DATA_DIR!, 'mail');
   let files: string[];
   try {
     files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort();
   } catch {
     return [];
   }
-  const mails = await Promise.all(files.map((f) => simpleParser(readFileSync(join(dir, f)))));
-  return mails.filter((m) => m.to && !Array.isArray(m.to) && m.to.text === recipient);
+  return Promise.all(files.map((f) => simpleParser(readFileSync(join(dir, f)))));
 }
 
 /** Fails a test when the page logs an unexpected console error. */

@@ -22,6 +22,8 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { AppError, loggable } from './errors.js';
 import { jsonBodyLimit, withImageBodyLimit } from './http.js';
+import { alertRoutes } from './modules/alerts/routes.js';
+import { createAlertService } from './modules/alerts/service.js';
 import { contactRoutes } from './modules/contacts/routes.js';
 import { createContactService } from './modules/contacts/service.js';
 import { paymentRoutes } from './modules/payments/routes.js';
@@ -155,6 +157,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const provider = deps.payments ?? (config.stripe ? createStripePayments(config.stripe) : createLocalPayments(config.publicUrl));
   const payments = createPaymentService({ db: database.db, provider, accounts: users, publicUrl: config.publicUrl, log: app.log });
   app.decorate('payments', payments);
+  const alerts = createAlertService({ db: database.db, payments, publicUrl: config.publicUrl });
   await app.register(
     async (api) => {
       await api.register(userRoutes, { users, social: createSocialVerifier(config) });
@@ -164,6 +167,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(publicRoutes, { publicPages });
       await api.register(siteRoutes, { sites });
       await api.register(paymentRoutes, { payments, localCheckout: provider.name === 'local' });
+      await api.register(alertRoutes, { alerts });
       await api.register(adminSiteRoutes, {
         directory: createSiteDirectory({ db: database.db }),
         siteImport: createSiteImport({ db: database.db }),

@@ -81,28 +81,37 @@ export interface SiteNear {
 }
 
 /**
+ * Which sites lie within `miles` of a centre, as a condition over the sites table, with their
+ * distance in meters: active ones the filter keeps, earth_box narrowing through the sites' GiST index
+ * and the great-circle distance deciding. sitesNear reads them; an alert writes its recipients from
+ * them in one statement.
+ */
+export function sitesWithin(centre: { latitude: number; longitude: number }, miles: number, filter: Omit<SiteFilter, 'limit'> = {}) {
+  const meters = miles * METERS_PER_MILE;
+  const distance = greatCircleMeters(centre, sites);
+  const where = and(
+    sql`earth_box(ll_to_earth(${centre.latitude}, ${centre.longitude}), ${meters}) @> ll_to_earth(${sites.latitude}, ${sites.longitude})`,
+    sql`${distance} <= ${meters}`,
+    eq(sites.isActive, true),
+    filter.receivesAlerts ? and(eq(sites.receivesAlerts, true), isNotNull(sites.email)) : undefined,
+    filter.kinds ? inArray(sites.practiceType, [...filter.kinds]) : undefined,
+    filter.sources ? inArray(sites.source, [...filter.sources]) : undefined,
+  )!;
+  return { where, distance };
+}
+
+/**
  * The active sites within `miles` of the origin, nearest first; none when the origin is an unknown
- * ZIP. As for ZIP codes, earth_box narrows through the sites' GiST index and the great-circle
- * distance decides.
+ * ZIP (see sitesWithin).
  */
 export async function sitesNear(db: Database, origin: Origin, miles: number, filter: SiteFilter = {}): Promise<SiteNear[]> {
   const centre = 'zip' in origin ? await findZip(db, origin.zip) : origin;
   if (!centre) return [];
-  const meters = miles * METERS_PER_MILE;
-  const distance = greatCircleMeters(centre, sites);
+  const { where, distance } = sitesWithin(centre, miles, filter);
   const found = db
     .select({ id: sites.id, name: sites.name, email: sites.email, meters: sql<number>`${distance}`.as('meters') })
     .from(sites)
-    .where(
-      and(
-        sql`earth_box(ll_to_earth(${centre.latitude}, ${centre.longitude}), ${meters}) @> ll_to_earth(${sites.latitude}, ${sites.longitude})`,
-        sql`${distance} <= ${meters}`,
-        eq(sites.isActive, true),
-        filter.receivesAlerts ? and(eq(sites.receivesAlerts, true), isNotNull(sites.email)) : undefined,
-        filter.kinds ? inArray(sites.practiceType, [...filter.kinds]) : undefined,
-        filter.sources ? inArray(sites.source, [...filter.sources]) : undefined,
-      ),
-    )
+    .where(where)
     .$dynamic();
   // The list is ordered as it is gathered; the sites themselves need an order only to keep the nearest.
   const near = (filter.limit === undefined ? found : found.orderBy(distance, sites.id).limit(filter.limit)).as('near');

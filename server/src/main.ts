@@ -18,7 +18,11 @@ async function main() {
 
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'mail') });
   const app = await buildApp({ config, database, mailer, jwtSecret });
-  const stopWorker = startWorker(app, database.db, mailer);
+  const stopWorker = startWorker(app, database.db, mailer, {
+    publicUrl: config.publicUrl,
+    supportPhone: config.support.phone,
+    mailFrom: config.mailFrom,
+  });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -27,6 +31,7 @@ async function main() {
     app.log.info(`${signal} received: finishing requests in flight, then closing the database`);
     await app.close();
     await stopWorker();
+    mailer.close?.();
     await database.close();
     process.exit(0);
   };

@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { messages, type AuthResult, type BillingOverview, type PaymentCompletion, type PaymentToRefund, type Pet, type User } from '@petreg/contract';
+import { messages, type AuthResult, type BillingOverview, type PaymentCompletion, type PaymentToRefund, type Pet, type PetAlert, type User } from '@petreg/contract';
 import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, checkoutSessions, chips, mailOutbox, payments } from '../src/db/schema.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
+import { alertKit } from './alertKit.js';
 import { call, createTestApp, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
@@ -407,5 +408,44 @@ describe('Stripe payments that cannot be applied', () => {
     const [renewal] = await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, 'in_after_upgrade'));
     expect(renewal).toMatchObject({ status: 'refund_due', refundReason: messages.subscriptionNotActive });
     expect((await petOf(buyer.token, buyer.pet.id)).chips[0]).toMatchObject({ oneTime: true, expirationDate: null });
+  });
+});
+
+describe('a lost pet alert paid through Stripe', () => {
+  const kit = alertKit(() => ctx);
+
+  it('opens a one-time payment at the alert price; the signed webhook sends the alert once', async () => {
+    const { token, pet } = await kit.ownerWithLostPet();
+    const site = await kit.siteNear('63101', 5);
+    const sent = await kit.sendAlert(token, pet.id);
+    expect(sent.status).toBe(200);
+    const sessionId = sent.body.result!.location.split('/').at(-1)!;
+    expect(sent.body.result!.location).toBe(`https://checkout.stripe.test/${sessionId}`);
+    const created = fake.requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!.form;
+    expect(created.get('mode')).toBe('payment');
+    expect(created.get('line_items[0][price_data][unit_amount]')).toBe('1499');
+    expect(created.get('line_items[0][price_data][product_data][name]')).toBe('Lost Pet Alert for Biscuit');
+    expect(created.get('line_items[0][price_data][recurring][interval]')).toBeNull();
+    expect(created.get('success_url')).toBe(`http://localhost:3000/client/add-alert/${pet.id}/sent?session_id={CHECKOUT_SESSION_ID}`);
+    expect(created.get('cancel_url')).toBe(`http://localhost:3000/client/add-alert/${pet.id}`);
+
+    fake.sessions.get(sessionId)!.paid = true;
+    const event = { type: 'checkout.session.completed', data: { object: { id: sessionId, object: 'checkout.session' } } };
+    expect((await sendWebhook(event)).status).toBe(200);
+    const alert = (await call<PetAlert>(ctx.app, 'GET', `petalert/alerts/bypet/${pet.id}`, { token })).body.result!;
+    expect(alert).toMatchObject({ status: 'paid', recipientsCount: expect.any(Number) });
+    const recipients = await kit.recipientsOf(alert.id);
+    expect(recipients).toContain(site.email);
+    expect((await sendWebhook(event)).status).toBe(200);
+    expect(await kit.recipientsOf(alert.id)).toEqual(recipients);
+
+    const rows = await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, sessionId));
+    expect(rows).toEqual([expect.objectContaining({ status: 'paid', amountCents: 1499, providerPaymentId: 'pi_123', petId: pet.id })]);
+    // The sent page confirms the payment by its session id, as the Thank You page does.
+    const completion = await call<PaymentCompletion>(ctx.app, 'GET', `payment/complete/${sessionId}`, { token });
+    expect(completion.body.result).toMatchObject({ orderTotal: 1499, petId: pet.id });
+    const billing = await call<BillingOverview>(ctx.app, 'GET', 'payment/billing', { token });
+    expect(billing.body.result!.subscriptions).toEqual([]);
+    expect(billing.body.result!.payments).toEqual([expect.objectContaining({ planName: 'Lost Pet Alert', amountCents: 1499 })]);
   });
 });

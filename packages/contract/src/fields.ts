@@ -51,6 +51,19 @@ export const dateField = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: messages.invalidDate, abort: true })
   .refine((v) => v >= earliestDate && dayjs(v, 'YYYY-MM-DD', true).isValid(), { error: messages.invalidDate });
 
+/**
+ * The `when` of a rule across fields: it runs beside the other fields' errors, so a form shows them
+ * all at once; not when one of its own fields failed, nor when the value was no object at all (an
+ * issue without a field).
+ */
+export function whenFieldsParsed(fields: readonly string[]) {
+  return (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }): boolean =>
+    payload.issues.every((issue) => {
+      const field = issue.path?.[0];
+      return field !== undefined && !fields.includes(String(field));
+    });
+}
+
 /** The top level of every JSON body and query: a form's fields, never bare `null` or a list. */
 export function requestObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
   return z.object(shape, { error: messages.invalidRequest });

@@ -15,3 +15,4 @@ export * from './pet.js';
 export * from './payment.js';
 export * from './place.js';
 export * from './site.js';
+export * from './alert.js';

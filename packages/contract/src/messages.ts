@@ -58,6 +58,18 @@ export const messages = {
   /** As spelled in the spec. */
   sitesAddedToPet: 'Site(s) aded to pet',
   siteCreateFailed: 'Unable to create site for provided place.',
+  // The lost alert form (spec 5) and the alert messages of spec 8.
+  imageRequired: 'Image is required',
+  petImageRequired: 'Pet image is required',
+  breedsRequired: 'Pet Breed(s) is required',
+  petSexRequired: 'Pet Sex is required',
+  dobRequired: 'Date of Birth is required',
+  missingDateRequired: 'Missing date is required',
+  zipcodeRequired: 'Zipcode is required.',
+  incidentDescriptionRequired: 'Incident Description is required',
+  incidentDescriptionTooLong: 'Incident Description cannot exceed 200 characters',
+  noAlertsFound: 'No Alerts found for pet',
+  petMarkedAsFound: 'Pet marked as found',
   // Messages the spec does not word; kept plain and consistent with its tone.
   invalidCredentials: 'Invalid email or password',
   accountDeactivated: 'Your account is deactivated. Please contact our support.',
@@ -144,5 +156,7 @@ export const messages = {
   csvRowUnchanged: 'Already in the directory with these details.',
   csvRowFailed: 'This row could not be saved. Please import it again.',
   cardNameTooLong: "The name on the card can't be more than 100 characters long",
+  alertAlreadySent: 'A lost pet alert for this pet has already been sent. Mark the pet as found before sending a new one.',
+  alertNotAwaitingPayment: 'This lost pet alert is no longer waiting for payment.',
 } as const;
 

@@ -5,6 +5,12 @@ import { messages } from './messages.js';
 /** The QR collar tag sold with a plan (US only), shipping included. */
 export const collarTagPriceCents = 2499;
 
+/** The plans owners choose from (pet/plans); planKey of the plans table. */
+export const protectionPlanKeys = ['yearly', 'lifetime'] as const;
+
+/** The lost pet alert's price is kept with the plans under this key, and never offered as a plan. */
+export const alertPlanKey = 'alert';
+
 export interface Plan {
   id: number;
   planId: string;
@@ -65,6 +71,8 @@ export interface CheckoutOrder {
   currency: string;
   status: 'open' | 'complete' | 'canceled';
   cancelUrl: string;
+  /** Where the buyer goes once it is paid: the Thank You page, or Lost Pet Alert Sent for an alert. */
+  successUrl: string;
 }
 
 /** Payment completion result of spec section 3. */

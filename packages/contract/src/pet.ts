@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { isWellFormedChipId, normaliseChipId } from './chip.js';
 import { imageDataUrlMax, limits } from './constants.js';
-import { dateField, idField, requestObject, textField } from './fields.js';
+import { dateField, idField, requestObject, textField, whenFieldsParsed } from './fields.js';
 import { messages } from './messages.js';
 import { normalisePhone } from './phone.js';
+import { optionalZipCodeField } from './place.js';
 
 export const sexes = [
   { id: 0, name: 'Unknown' },
@@ -73,17 +74,6 @@ function checkChip(value: { chipId: string; confirmChip: string; chipTypeId: num
   if (!value.chipTypeId) ctx.addIssue({ code: 'custom', path: ['chipTypeId'], message: messages.chipTypeRequired });
 }
 
-/**
- * Chip rules run with the other fields' errors, so a form shows them all at once; not when the
- * chip fields failed, nor when the value was no object at all (an issue without a field).
- */
-function chipFieldsParsed(payload: { issues: readonly { path?: readonly PropertyKey[] }[] }): boolean {
-  return payload.issues.every((issue) => {
-    const field = issue.path?.[0];
-    return field !== undefined && !(field in chipFields);
-  });
-}
-
 const chipFields = {
   chipId: textField(40, messages.lookupLength)
     .nullish()
@@ -96,22 +86,66 @@ const chipFields = {
     .transform((v) => v ?? null),
 };
 
+/** Adds the chip rules to a form holding the chip fields; they run beside the other fields' errors. */
+export function withChipRules<S extends z.ZodType<{ chipId: string; confirmChip: string; chipTypeId: number | null }>>(schema: S): S {
+  return schema.superRefine(checkChip, { when: whenFieldsParsed(Object.keys(chipFields)) });
+}
+
 /** Registration (client/pet, pet-register): POST Pet/create-pet. */
-export const petRegistrationSchema = requestObject({
-  ...petFields(limits.petNameMinRegistration, messages.petNameMin2),
-  ...chipFields,
-})
-  .superRefine(checkChip, { when: chipFieldsParsed });
+export const petRegistrationSchema = withChipRules(
+  requestObject({
+    ...petFields(limits.petNameMinRegistration, messages.petNameMin2),
+    ...chipFields,
+  }),
+);
 export type PetRegistrationInput = z.input<typeof petRegistrationSchema>;
 export type PetRegistration = z.output<typeof petRegistrationSchema>;
 
-/** The owner's edit form (client/pet/update/{id}): PUT Pet/pet-profile and PUT Pet/{id}. */
-export const petProfileSchema = requestObject({
+/** A client's clock may run a little ahead of the server's: "just now" is no future date. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/**
+ * When the pet went missing: an ISO date-time with its offset (the public profile shows the hour),
+ * or a bare YYYY-MM-DD (midnight UTC); a real calendar date, not in the future. Sent on as UTC ISO.
+ * No rule aborts: an aborted field would keep the rules across fields (chip, ZIP) from running beside
+ * it; the first message of the field is the one shown.
+ */
+export const missingDateField = z
+  .string({ error: messages.missingDateRequired })
+  .min(1, { error: messages.missingDateRequired })
+  .regex(ISO_DATE_TIME, { error: messages.invalidDate })
+  .refine((v) => dateField.safeParse(v.slice(0, 10)).success, { error: messages.invalidDate })
+  .refine((v) => !(Date.parse(v) > Date.now() + CLOCK_SKEW_MS), { error: messages.dateInFuture })
+  .transform((v) => new Date(v).toISOString());
+
+/** What the owner says happened; the alert e-mail quotes it. */
+export const incidentDescriptionField = textField(limits.incidentDescriptionMax, messages.incidentDescriptionTooLong, messages.incidentDescriptionRequired)
+  .trim()
+  .min(1, { error: messages.incidentDescriptionRequired });
+
+/**
+ * A missing pet's details, which the lost alert form saves on the pet first (spec 7). A field not
+ * sent (the ordinary edit form) is left as it is; null or empty text clears it.
+ */
+const missingPetFields = {
+  missingDate: missingDateField.nullish(),
+  zipCode: optionalZipCodeField,
+  incidentDescription: textField(limits.incidentDescriptionMax, messages.incidentDescriptionTooLong)
+    .trim()
+    .nullish()
+    .transform((v) => (v === '' ? null : v)),
+};
+
+/** The owner's edit form fields (client/pet/update/{id}); the lost alert form builds on them. */
+export const petProfileFields = {
   id: idField(messages.invalidId),
   ...petFields(limits.petNameMinOwnerEdit, messages.petNameMin3),
   ...chipFields,
-})
-  .superRefine(checkChip, { when: chipFieldsParsed });
+};
+
+/** The owner's edit form (client/pet/update/{id}) and the lost alert form's first call: PUT Pet/pet-profile and PUT Pet/{id}. */
+export const petProfileSchema = withChipRules(requestObject({ ...petProfileFields, ...missingPetFields }));
 export type PetProfileInput = z.input<typeof petProfileSchema>;
 export type PetProfile = z.output<typeof petProfileSchema>;
 
@@ -165,8 +199,13 @@ export interface Pet {
   notes: string | null;
   isActive: boolean;
   subscriptionExpired: boolean;
+  /** 'paid' while a sent lost pet alert is open (spec 4), 'found' once marked found; null before any alert. */
   status: string | null;
   missingDate: string | null;
+  /** The ZIP code where the pet was last seen, while it is missing. */
+  zipCode: string | null;
+  incidentDescription: string | null;
+  foundDate: string | null;
   chips: Chip[];
   microchip1: string | null;
   isChipActive: boolean;

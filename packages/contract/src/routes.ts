@@ -48,6 +48,7 @@ export const paths = {
   clientVetDetail: '/client/vet-detail',
   clientVetProfile: '/client/vet/profile',
   clientProfile: '/client/profile',
+  /** Lost pet selection and analytics; followed by a pet id, the lost alert form (`alertFormPath`). */
   clientAddAlert: '/client/add-alert',
   clientMemberPerks: '/client/member-perks',
   clientPerks: '/client/perks',
@@ -63,3 +64,9 @@ export const paths = {
 export function withId(path: string, id: number | string): string {
   return `${path}/${id}`;
 }
+
+/** The lost alert form of a pet: client/add-alert/{petId}. */
+export const alertFormPath = (petId: number) => withId(paths.clientAddAlert, petId);
+
+/** Lost Pet Alert Sent: client/add-alert/{petId}/sent. */
+export const alertSentPath = (petId: number) => `${alertFormPath(petId)}/sent`;

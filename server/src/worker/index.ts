@@ -3,6 +3,7 @@ import type { Mailer } from '../adapters/mail/index.js';
 import type { Database } from '../db/client.js';
 import { loggable } from '../errors.js';
 import { sweepSignInAttempts } from '../modules/users/signIn.js';
+import { sendDueAlertEmails, type AlertMailSettings } from './alertEmails.js';
 import { sendDueMail } from './outbox.js';
 
 const OUTBOX_EVERY_MS = 5000;
@@ -10,15 +11,20 @@ const RETRY_EVERY_MS = 60_000;
 const SWEEP_EVERY_MS = 24 * 3600_000;
 
 /**
- * Background work beside the HTTP server: the mail outbox, provider calls to retry, and the daily
- * expiry sweep. Returns a stop function that waits for a round in progress, for graceful shutdown.
+ * Background work beside the HTTP server: the mail outbox, the alert e-mails, provider calls to
+ * retry, and the daily expiry sweep. Returns a stop function that waits for a round in progress,
+ * for graceful shutdown.
  */
-export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer): () => Promise<void> {
+export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, alertMail: AlertMailSettings): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const run = (name: string, job: () => Promise<unknown>) => () => {
     running = running.then(job).catch((error: unknown) => app.log.error({ err: loggable(error) }, `${name} failed`));
   };
   const sendMail = run('mail outbox', () => sendDueMail(db, mailer));
+  const sendAlerts = run('alert e-mails', async () => {
+    const sent = await sendDueAlertEmails(db, mailer, alertMail);
+    if (sent.delivered || sent.bounced || sent.retried || sent.waiting) app.log.info(sent, 'alert e-mails sent');
+  });
   const stopReplaced = run('replaced subscriptions', () => app.payments.stopReplacedSubscriptions());
   const sweep = run('expiry sweep', async () => {
     const expired = await app.payments.expireLapsedRegistrations();
@@ -28,6 +34,7 @@ export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer):
   sweep();
   const timers = [
     setInterval(sendMail, OUTBOX_EVERY_MS),
+    setInterval(sendAlerts, OUTBOX_EVERY_MS),
     setInterval(stopReplaced, RETRY_EVERY_MS),
     setInterval(sweep, SWEEP_EVERY_MS),
   ];

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import type { Mailer } from '../adapters/mail/index.js';
 import type { Database } from '../db/client.js';
-import { mailOutbox } from '../db/schema.js';
+import { alertEmails, mailOutbox } from '../db/schema.js';
 
 const BATCH = 20;
 const MAX_ATTEMPTS = 8;
@@ -11,28 +11,59 @@ const CLAIM_MS = 10 * 60_000;
 /** Minutes to wait before the next try: 1, 2, 4 … capped at an hour. */
 const backoffMs = (attempts: number) => Math.min(60, 2 ** (attempts - 1)) * 60_000;
 
+/** The outbox tables: the mail outbox, and the alert e-mails. */
+type OutboxTable = typeof mailOutbox | typeof alertEmails;
+
 /**
- * Sends the e-mails that are due. Each row is claimed before sending (status 'sending' until a
- * deadline), so two workers never send the same message and a crashed worker's claim runs out;
- * a failure goes back to 'pending' with a later try.
+ * Claims up to `limit` due rows of an outbox: pending ones whose time has come, and sending ones
+ * whose claim ran out (the worker died mid-send). Each row is claimed before sending (status
+ * 'sending' until a deadline) under FOR UPDATE SKIP LOCKED, so two workers never take the same row
+ * and a crashed worker's claim runs out.
  */
-export async function sendDueMail(db: Database, mailer: Mailer, now = new Date()): Promise<number> {
-  const due = await db.transaction(async (tx) => {
+export async function claimDue<T extends OutboxTable>(db: Database, table: T, now: Date, limit: number): Promise<T['$inferSelect'][]> {
+  // Both tables have the columns used here; drizzle's builders take one table type at a time.
+  const queue = table as unknown as typeof mailOutbox;
+  return db.transaction(async (tx) => {
     const rows = await tx
       .select()
-      .from(mailOutbox)
-      .where(and(inArray(mailOutbox.status, ['pending', 'sending']), lte(mailOutbox.nextAttemptAt, now)))
-      .orderBy(asc(mailOutbox.id))
-      .limit(BATCH)
+      .from(queue)
+      .where(and(inArray(queue.status, ['pending', 'sending']), lte(queue.nextAttemptAt, now)))
+      .orderBy(asc(queue.nextAttemptAt), asc(queue.id))
+      .limit(limit)
       .for('update', { skipLocked: true });
     if (rows.length) {
       await tx
-        .update(mailOutbox)
+        .update(queue)
         .set({ status: 'sending', nextAttemptAt: new Date(now.getTime() + CLAIM_MS) })
-        .where(inArray(mailOutbox.id, rows.map((r) => r.id)));
+        .where(inArray(queue.id, rows.map((r) => r.id)));
     }
-    return rows;
+    return rows as unknown as T['$inferSelect'][];
   });
+}
+
+/** A failed attempt's outcome: tried again later, with a growing wait, or failed for good after the last attempt. */
+export function failedAttempt(attempts: number, error: unknown, now: Date) {
+  return {
+    status: attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
+    attempts,
+    lastError: String(error).slice(0, 500),
+    nextAttemptAt: new Date(now.getTime() + backoffMs(attempts)),
+  };
+}
+
+/** Runs `work` over the items, at most `limit` at a time, starting none once `stop` says so; answers those not started. */
+export async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>, stop: () => boolean = () => false): Promise<T[]> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length && !stop()) await work(items[next++]!);
+  });
+  await Promise.all(lanes);
+  return items.slice(next);
+}
+
+/** Sends the e-mails that are due; a failure goes back to 'pending' with a later try. */
+export async function sendDueMail(db: Database, mailer: Mailer, now = new Date()): Promise<number> {
+  const due = await claimDue(db, mailOutbox, now, BATCH);
   let sent = 0;
   for (const mail of due) {
     const attempts = mail.attempts + 1;
@@ -41,15 +72,7 @@ export async function sendDueMail(db: Database, mailer: Mailer, now = new Date()
       await db.update(mailOutbox).set({ status: 'sent', attempts, sentAt: new Date() }).where(eq(mailOutbox.id, mail.id));
       sent++;
     } catch (error) {
-      await db
-        .update(mailOutbox)
-        .set({
-          status: attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
-          attempts,
-          lastError: String(error).slice(0, 500),
-          nextAttemptAt: new Date(now.getTime() + backoffMs(attempts)),
-        })
-        .where(eq(mailOutbox.id, mail.id));
+      await db.update(mailOutbox).set(failedAttempt(attempts, error, now)).where(eq(mailOutbox.id, mail.id));
     }
   }
   return sent;

@@ -125,6 +125,19 @@ export const router = createBrowserRouter([
             lazy: () => import('../features/vets/AssignVetPage').then(({ AssignVetPage }) => ({ element: <AssignVetPage /> })),
           },
           { path: `${paths.clientVetInfo}/:id`, lazy: vetProfile('portal') },
+          // Lost pet alerts: loaded when opened, like the legal pages.
+          {
+            path: paths.clientAddAlert,
+            lazy: () => import('../features/alerts/AlertsPage').then(({ AlertsPage }) => ({ element: <AlertsPage /> })),
+          },
+          {
+            path: `${paths.clientAddAlert}/:id`,
+            lazy: () => import('../features/alerts/LostAlertFormPage').then(({ LostAlertFormPage }) => ({ element: <LostAlertFormPage /> })),
+          },
+          {
+            path: `${paths.clientAddAlert}/:id/sent`,
+            lazy: () => import('../features/alerts/AlertSentPage').then(({ AlertSentPage }) => ({ element: <AlertSentPage /> })),
+          },
         ],
       },
       {

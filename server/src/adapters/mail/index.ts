@@ -8,20 +8,59 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Extra header lines, such as List-Unsubscribe and List-Unsubscribe-Post of a bulk e-mail. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
+  /** Resolves once the mail server accepted the message (or the outbox file is written). */
   send(message: MailMessage): Promise<void>;
+  /** Closes the pooled connections to the mail server. */
+  close?(): void;
+}
+
+/** The mail server refused the recipient for good (a 5xx answer to RCPT TO): sending again cannot deliver it. */
+export class RecipientRefusedError extends Error {}
+
+/**
+ * The mail server could not be reached or used (no connection, a timeout, TLS or sign-in failing, or
+ * 421 "service not available"): no fault of the message, which can only wait for the server.
+ */
+export class MailServerUnavailableError extends Error {}
+
+type NodemailerError = Error & { code?: string; command?: string; responseCode?: number; response?: string };
+
+/** nodemailer's error codes for a server out of reach, rather than one that answered about this message. */
+const UNAVAILABLE_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ETLS', 'EAUTH']);
+
+/** nodemailer's error in the adapter's terms; temporary refusals (4xx) and anything else stay as they are, to be retried. */
+function classified(error: unknown): unknown {
+  const e = error as NodemailerError;
+  if (e.code === 'EENVELOPE' && e.command === 'RCPT TO' && (e.responseCode ?? 0) >= 500) {
+    return new RecipientRefusedError(e.response ?? e.message, { cause: error });
+  }
+  if ((e.code && UNAVAILABLE_CODES.has(e.code)) || e.responseCode === 421) return new MailServerUnavailableError(e.message, { cause: error });
+  return error;
 }
 
 /**
- * Sends through SMTP when a URL is configured; otherwise nodemailer renders the same message
- * and it is kept as an .eml file under `outboxDir`, where people and tests can open it.
+ * Sends through SMTP when a URL is configured, over pooled connections so a run of alert e-mails
+ * does not open one connection each; otherwise nodemailer renders the same message and it is kept
+ * as an .eml file under `outboxDir`, where people and tests can open it.
  */
 export function createMailer(options: { smtpUrl?: string; from: string; outboxDir: string }): Mailer {
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
-    return { send: async (message) => void (await transport.sendMail({ from: options.from, ...message })) };
+    const transport = nodemailer.createTransport({ url: options.smtpUrl, pool: true });
+    return {
+      async send(message) {
+        try {
+          await transport.sendMail({ from: options.from, ...message });
+        } catch (error) {
+          throw classified(error);
+        }
+      },
+      close: () => transport.close(),
+    };
   }
   const transport: Transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {

@@ -17,7 +17,15 @@ export function createBilling(deps: PaymentDeps) {
       .innerJoin(pets, eq(pets.id, checkoutSessions.petId))
       .innerJoin(plans, eq(plans.id, checkoutSessions.planId))
       .leftJoin(chips, and(eq(chips.petId, pets.id), isNull(chips.removedAt)))
-      .where(and(eq(checkoutSessions.userId, userId), eq(checkoutSessions.status, 'complete'), isNull(pets.deletedAt)))
+      .where(
+        and(
+          eq(checkoutSessions.userId, userId),
+          eq(checkoutSessions.status, 'complete'),
+          // An alert's checkout bought no cover.
+          isNull(checkoutSessions.alertId),
+          isNull(pets.deletedAt),
+        ),
+      )
       .orderBy(desc(checkoutSessions.completedAt));
     const now = new Date();
     return rows.map(({ checkout, petName, plan, chipId, expiration, chipOneTime }) => {

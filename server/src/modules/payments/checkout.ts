@@ -1,4 +1,5 @@
 import {
+  alertSentPath,
   collarTagPriceCents,
   couponCode,
   couponPercentOff,
@@ -6,13 +7,14 @@ import {
   withCoupon,
   messages,
   paths,
+  protectionPlanKeys,
   withId,
   type CheckoutOrder,
   type Plan,
   type cardSchema,
   type checkoutQuerySchema,
 } from '@petreg/contract';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { chargeTestCard } from '../../adapters/payments/local.js';
 import { checkoutSessions, pets, plans, users } from '../../db/schema.js';
@@ -20,7 +22,7 @@ import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import { findOwnedPet } from '../pets/ownership.js';
 import type { Completion } from './completion.js';
-import { cancelOpenCheckouts, collarTagOnSale, currentChip, hasLifetimeCover, ownedCheckout, type PaymentDeps } from './shared.js';
+import { cancelOpenCheckouts, collarTagOnSale, currentChip, hasLifetimeCover, ownedCheckout, type CheckoutRow, type PaymentDeps } from './shared.js';
 
 function toPlan(row: typeof plans.$inferSelect): Plan {
   return {
@@ -35,6 +37,29 @@ function toPlan(row: typeof plans.$inferSelect): Plan {
   };
 }
 
+/**
+ * Where a paid checkout leads, with its session id (the page confirms the payment by it): Lost Pet
+ * Alert Sent for an alert, the Thank You page for a plan.
+ */
+function successPath(checkout: Pick<CheckoutRow, 'petId' | 'alertId'>, sessionId: string): string {
+  const page = checkout.alertId ? alertSentPath(checkout.petId) : paths.petRegistrationComplete;
+  return `${page}?session_id=${sessionId}`;
+}
+
+/** What a new checkout sells: a plan for a pet (with its chip, coupon and tag), or the price of one of its alerts. */
+export interface Purchase {
+  pet: { id: number; name: string; userId: number };
+  plan: typeof plans.$inferSelect;
+  amountCents: number;
+  coupon: { code: string; percentOff: number } | null;
+  collarTagCents: number | null;
+  /** The chip a plan covers; null for an alert. */
+  chipRowId: number | null;
+  alertId: number | null;
+  /** Where canceling the checkout returns the buyer. */
+  cancelPath: string;
+}
+
 /** Choosing a plan and paying for it: the provider's checkout, or the portal's own page. */
 export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion, 'complete'>) {
   const { db, provider, publicUrl } = deps;
@@ -42,7 +67,10 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
   /** Chooses the pet's plan. Checkouts started before are for what was chosen then, so they end; the new one starts after. */
   async function updatePlan(session: Session, petId: number, planId: number): Promise<{ id: number }> {
     await findOwnedPet(db, session, petId);
-    const [plan] = await db.select({ id: plans.id }).from(plans).where(eq(plans.id, planId));
+    const [plan] = await db
+      .select({ id: plans.id })
+      .from(plans)
+      .where(and(eq(plans.id, planId), inArray(plans.planKey, [...protectionPlanKeys])));
     if (!plan) throw badRequest(messages.planNotFound);
     await db.transaction(async (tx) => {
       await tx.update(pets).set({ planId, updatedAt: new Date() }).where(eq(pets.id, petId));
@@ -78,20 +106,39 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
     if (query.coupon && (query.coupon !== couponCode || !eligible)) throw badRequest(messages.couponNotEligible);
     if (query.isTagSelected && !(await collarTagOnSale(db))) throw badRequest(messages.collarTagUnavailable);
 
-    const [owner] = await db.select().from(users).where(eq(users.id, pet.userId));
     const coupon = eligible ? { code: couponCode, percentOff: couponPercentOff } : null;
     const collarTagCents = query.isTagSelected ? collarTagPriceCents : null;
     const subtotal = plan.priceCents + (collarTagCents ?? 0);
-    const amountCents = coupon ? withCoupon(subtotal) : subtotal;
+    return openCheckout({
+      pet,
+      plan,
+      amountCents: coupon ? withCoupon(subtotal) : subtotal,
+      coupon,
+      collarTagCents,
+      chipRowId: chip.id,
+      alertId: null,
+      cancelPath,
+    });
+  }
+
+  /** Starts a checkout at the provider and records it; answers where to send the browser. */
+  async function openCheckout(purchase: Purchase): Promise<{ location: string }> {
+    const { pet, plan, coupon } = purchase;
+    const [owner] = await db.select().from(users).where(eq(users.id, pet.userId));
     const started = await provider.startCheckout({
       customer: { email: owner!.email, name: `${owner!.firstName} ${owner!.lastName}`, providerCustomerId: owner!.paymentCustomerId },
       pet: { id: pet.id, name: pet.name },
       plan: { name: plan.name, priceCents: plan.priceCents, currency: plan.currency, oneTime: plan.oneTime, priceId: plan.priceId },
       coupon,
-      collarTagCents,
-      successUrl: `${publicUrl}/pet-registration-complete?session_id={CHECKOUT_SESSION_ID}`,
-      cancelUrl: `${publicUrl}${cancelPath}`,
-      metadata: { petId: String(pet.id), userId: String(owner!.id), planId: String(plan.id) },
+      collarTagCents: purchase.collarTagCents,
+      successUrl: `${publicUrl}${successPath({ petId: pet.id, alertId: purchase.alertId }, '{CHECKOUT_SESSION_ID}')}`,
+      cancelUrl: `${publicUrl}${purchase.cancelPath}`,
+      metadata: {
+        petId: String(pet.id),
+        userId: String(owner!.id),
+        planId: String(plan.id),
+        ...(purchase.alertId && { alertId: String(purchase.alertId) }),
+      },
     });
     if (started.providerCustomerId && started.providerCustomerId !== owner!.paymentCustomerId) {
       await db.update(users).set({ paymentCustomerId: started.providerCustomerId }).where(eq(users.id, owner!.id));
@@ -103,11 +150,12 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
       petId: pet.id,
       planId: plan.id,
       coupon: coupon?.code ?? null,
-      withCollarTag: Boolean(collarTagCents),
-      amountCents,
+      withCollarTag: Boolean(purchase.collarTagCents),
+      amountCents: purchase.amountCents,
       currency: plan.currency,
-      chipRowId: chip.id,
-      cancelPath,
+      chipRowId: purchase.chipRowId,
+      alertId: purchase.alertId,
+      cancelPath: purchase.cancelPath,
     });
     return { location: started.url };
   }
@@ -122,9 +170,11 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
   return {
     updatePlan,
     startCheckout,
+    openCheckout,
 
+    /** The protection plans; the alert's price is kept with them but is no plan to choose. */
     async plans(): Promise<{ plans: Plan[] }> {
-      const rows = await db.select().from(plans).orderBy(asc(plans.priceCents));
+      const rows = await db.select().from(plans).where(inArray(plans.planKey, [...protectionPlanKeys])).orderBy(asc(plans.priceCents));
       return { plans: rows.map(toPlan) };
     },
 
@@ -137,7 +187,7 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
       await findOwnedPet(db, session, petId);
       // Refused before the plan changes, so a refused upgrade leaves the pet's plan and checkouts as they were.
       await chipToCover(petId);
-      const [lifetime] = await db.select().from(plans).where(eq(plans.oneTime, true)).limit(1);
+      const [lifetime] = await db.select().from(plans).where(eq(plans.planKey, 'lifetime'));
       await updatePlan(session, petId, lifetime!.id);
       // The upgrade starts on the pet's page, so canceling it goes back there.
       return startCheckout(session, petId, { petFlow: false, isTagSelected: false }, withId(paths.clientPetUpdate, petId));
@@ -165,6 +215,7 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
         currency: checkout.currency,
         status: checkout.status as CheckoutOrder['status'],
         cancelUrl: checkout.cancelPath,
+        successUrl: successPath(checkout, encodeURIComponent(checkout.id)),
       };
     },
 
@@ -189,7 +240,7 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
         customerName: card.name,
         customerEmail: owner!.email,
       }, 'refuse');
-      return { location: `/pet-registration-complete?session_id=${encodeURIComponent(checkout.id)}` };
+      return { location: successPath(checkout, encodeURIComponent(checkout.id)) };
     },
 
     async cancelLocal(session: Session, sessionId: string): Promise<{ location: string }> {

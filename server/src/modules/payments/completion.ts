@@ -1,40 +1,17 @@
-import { isCouponChip, messages, paths, type PaymentCompletion } from '@petreg/contract';
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { messages, type PaymentCompletion } from '@petreg/contract';
+import { and, eq } from 'drizzle-orm';
 import type { PaidCheckout, PaidRenewal } from '../../adapters/payments/index.js';
 import type { Transaction } from '../../db/client.js';
-import { checkoutSessions, chips, mailOutbox, payments, pets, plans, states, users } from '../../db/schema.js';
+import { checkoutSessions, chips, payments, pets, states, users } from '../../db/schema.js';
 import { AppError, conflict, loggable, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
-import { receiptEmail } from './emails.js';
-import { currentChip, hasLifetimeCover, ownedCheckout, type CheckoutRow, type ChipRow, type PaymentDeps } from './shared.js';
-
-/** One year on from the later of now and the current expiry, so renewing early loses nothing. */
-function nextExpiry(current: Date | null, now = new Date()): Date {
-  const from = current && current > now ? current : now;
-  const next = new Date(from);
-  next.setUTCFullYear(next.getUTCFullYear() + 1);
-  return next;
-}
-
-/**
- * Why a paid checkout cannot give what it sold to the pet as it is now, or null when it can. The
- * cover goes to the chip the checkout was priced and made eligible for, and to no other.
- */
-function refusalOf(checkout: CheckoutRow, pet: { planId: number | null }, chip: ChipRow | undefined): string | null {
-  if (checkout.status !== 'open') return messages.checkoutClosed;
-  // Every checkout starts from the pet's chosen plan; a plan chosen since (even while the provider
-  // was still creating this session) wins over it.
-  if (checkout.planId !== pet.planId) return messages.checkoutPlanChanged;
-  if (!chip) return messages.petNeedsChip;
-  if (chip.id !== checkout.chipRowId) return messages.checkoutChipChanged;
-  if (hasLifetimeCover(chip)) return messages.alreadyLifetime;
-  if (checkout.coupon && !isCouponChip(chip.chipId)) return messages.couponNotEligible;
-  return null;
-}
+import { createFulfilments, nextExpiry } from './fulfilment.js';
+import { currentChip, hasLifetimeCover, ownedCheckout, type CheckoutRow, type PaymentDeps } from './shared.js';
 
 /** Completing paid checkouts and renewals: what the owner gets for a payment, given once. */
 export function createCompletion(deps: PaymentDeps) {
-  const { db, provider, accounts, publicUrl } = deps;
+  const { db, provider, accounts } = deps;
+  const fulfilments = createFulfilments(deps);
 
   /** Records a payment; false when one with the same provider id exists (a replay). */
   async function recordPaymentOnce(tx: Transaction, values: Omit<typeof payments.$inferInsert, 'provider'>): Promise<boolean> {
@@ -48,9 +25,9 @@ export function createCompletion(deps: PaymentDeps) {
 
   /**
    * Gives the owner what a paid checkout bought, all in one transaction, after checking it still
-   * fits the pet as it is now: the pet and its chip are locked, as every change of chip or plan
-   * locks the pet first, so no change slips in between. The payment row's unique session id makes
-   * a replay (webhook retry, reloaded page) change nothing.
+   * fits the pet as it is now: the pet (and its chip, or its alert) are locked, as every change of
+   * chip, plan or alert locks the pet first, so no change slips in between. The payment row's unique
+   * session id makes a replay (webhook retry, reloaded page) change nothing.
    *
    * A checkout that no longer fits is never applied. When the provider has already taken the
    * money (`onRefusal: 'refund'`), it is recorded as refund_due for an administrator to refund;
@@ -64,10 +41,11 @@ export function createCompletion(deps: PaymentDeps) {
       const [pet] = await tx.select().from(pets).where(eq(pets.id, found.petId)).for('update');
       const [checkout] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, paid.sessionId)).for('update');
       if (checkout!.status === 'complete' || checkout!.status === 'refund_due') return null;
-      const [plan] = await tx.select().from(plans).where(eq(plans.id, checkout!.planId));
       const [owner] = await tx.select().from(users).where(eq(users.id, checkout!.userId));
-      const chip = await currentChip(tx, pet!.id, { lock: true });
-      const refusal = refusalOf(checkout!, pet!, chip);
+      const fulfilment = checkout!.alertId
+        ? await fulfilments.forAlert(tx, checkout!, paid)
+        : await fulfilments.forPlan(tx, checkout!, pet!, owner!, paid);
+      const { refusal } = fulfilment;
       if (refusal && onRefusal === 'refuse') {
         await tx.update(checkoutSessions).set({ status: 'canceled' }).where(eq(checkoutSessions.id, checkout!.id));
         return { kind: 'refused' as const, reason: refusal };
@@ -97,46 +75,7 @@ export function createCompletion(deps: PaymentDeps) {
           .where(eq(checkoutSessions.id, checkout!.id));
         return { kind: 'refundDue' as const, reason: refusal };
       }
-      await tx
-        .update(checkoutSessions)
-        .set({
-          status: 'complete',
-          completedAt: new Date(),
-          subscriptionId: paid.subscriptionId,
-          subscriptionStatus: plan!.oneTime ? null : 'active',
-        })
-        .where(eq(checkoutSessions.id, checkout!.id));
-      const expiration = plan!.oneTime ? null : nextExpiry(chip!.isActive ? chip!.expirationDate : null);
-      await tx.update(chips).set({ isActive: true, oneTime: plan!.oneTime, expirationDate: expiration }).where(eq(chips.id, chip!.id));
-      await tx.update(pets).set({ isActive: true, planId: plan!.id, updatedAt: new Date() }).where(eq(pets.id, pet!.id));
-      await tx
-        .update(users)
-        .set({ roles: sql`array_append(${users.roles}, 'paidcustomer')` })
-        .where(and(eq(users.id, checkout!.userId), sql`not ('paidcustomer' = any(${users.roles}))`));
-      // A new plan replaces the pet's earlier subscription: the owner is never billed twice for one pet.
-      // 'canceling' is the durable note that the provider must still be told; see stopReplacedSubscriptions.
-      await tx
-        .update(checkoutSessions)
-        .set({ subscriptionStatus: 'canceling' })
-        .where(
-          and(
-            eq(checkoutSessions.petId, pet!.id),
-            eq(checkoutSessions.subscriptionStatus, 'active'),
-            ne(checkoutSessions.id, checkout!.id),
-          ),
-        );
-      await tx.insert(mailOutbox).values({
-        recipient: owner!.email,
-        ...receiptEmail({
-          firstName: owner!.firstName,
-          petName: pet!.name,
-          planName: plan!.name,
-          amountCents: paid.amountCents,
-          currency: paid.currency,
-          expiration,
-          dashboardUrl: `${publicUrl}${paths.client}`,
-        }),
-      });
+      await fulfilment.apply();
       return { kind: 'applied' as const, userId: checkout!.userId };
     });
     if (!outcome) return;

@@ -31,14 +31,22 @@ export async function currentChip(source: Database | Transaction, petId: number,
 export const hasLifetimeCover = (chip: ChipRow) => chip.oneTime && chip.isActive;
 
 /**
- * A pet's chip or plan changed: its open checkouts were priced and made eligible for the old one,
- * so they end. Called in the transaction that makes the change, after the pet row is written.
+ * The chip is registered now: lifetime, or yearly and not expired (as the microchip lookup decides).
+ * Its plan promises instant notifications, so the pet's lost pet alerts go out at no charge.
+ */
+export const hasActiveCover = (chip: ChipRow, now = new Date()) =>
+  chip.isActive && (chip.oneTime || chip.expirationDate === null || chip.expirationDate > now);
+
+/**
+ * A pet's chip or plan changed: its open plan checkouts were priced and made eligible for the old
+ * one, so they end (an alert's checkout does not depend on either). Called in the transaction that
+ * makes the change, after the pet row is written.
  */
 export async function cancelOpenCheckouts(tx: Transaction, petId: number): Promise<void> {
   await tx
     .update(checkoutSessions)
     .set({ status: 'canceled' })
-    .where(and(eq(checkoutSessions.petId, petId), eq(checkoutSessions.status, 'open')));
+    .where(and(eq(checkoutSessions.petId, petId), eq(checkoutSessions.status, 'open'), isNull(checkoutSessions.alertId)));
 }
 
 export async function ownedCheckout(db: Database, session: Session, sessionId: string): Promise<CheckoutRow> {

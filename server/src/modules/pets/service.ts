@@ -15,6 +15,7 @@ import type { Database, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { breeds, chips, chipTypes, petBreeds, pets, shortLinks, species } from '../../db/schema.js';
 import { badRequest, conflict } from '../../errors.js';
+import { findZip } from '../../geography.js';
 import { isAdministrator, type Session } from '../../plugins/auth.js';
 import { cancelOpenCheckouts, currentChip } from '../payments/shared.js';
 import { createShortLink } from '../public/shortLinks.js';
@@ -86,6 +87,9 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
         subscriptionExpired: petChips.some((c) => !c.oneTime && c.expirationDate !== null && Date.parse(c.expirationDate) < now),
         status: row.status,
         missingDate: isoTimestamp(row.missingDate),
+        zipCode: row.zipCode,
+        incidentDescription: row.incidentDescription,
+        foundDate: isoTimestamp(row.foundDate),
         chips: petChips,
         microchip1: petChips[0]?.chipId ?? null,
         isChipActive: petChips[0]?.isActive ?? false,
@@ -111,6 +115,11 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
     }
   }
 
+  /** A last-seen ZIP must be one the ZIP table knows: the alert's radius is measured from its centre. */
+  async function checkZip(zipCode: string | null | undefined) {
+    if (zipCode && !(await findZip(db, zipCode))) throw badRequest(messages.zipUnknown);
+  }
+
   async function refuseChipOfAnotherPet(chipId: string, petId: number | null) {
     if (!chipId) return;
     const [holder] = await db
@@ -118,6 +127,16 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
       .from(chips)
       .where(and(eq(chips.chipId, chipId), isNull(chips.removedAt)));
     if (holder && holder.petId !== petId) throw conflict(messages.chipTaken);
+  }
+
+  /** The missing pet's details the lost alert form saves first; those not sent stay as they are. */
+  function missingPetValues(input: PetProfile) {
+    const { missingDate, zipCode, incidentDescription } = input;
+    return {
+      ...(missingDate !== undefined && { missingDate: missingDate === null ? null : new Date(missingDate) }),
+      ...(zipCode !== undefined && { zipCode }),
+      ...(incidentDescription !== undefined && { incidentDescription }),
+    };
   }
 
   function petValues(input: PetRegistration | PetProfile) {
@@ -201,6 +220,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
     async update(session: Session, input: PetProfile): Promise<Pet> {
       const before = await findOwnedPet(db, session, input.id);
       await checkReferences(input);
+      await checkZip(input.zipCode);
       await refuseChipOfAnotherPet(input.chipId, before.id);
       const sent = await resolveImageField(storage, imageFolders.pets, input.image, before.image);
       let saved: { image: string | null; replaced: string | null };
@@ -210,7 +230,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
           // the one the row names now, which another edit may have changed since it was read.
           const [locked] = await tx.select({ image: pets.image }).from(pets).where(eq(pets.id, before.id)).for('update');
           const image = keptImage(sent, before.image, locked!.image);
-          await tx.update(pets).set({ ...petValues(input), image, updatedAt: new Date() }).where(eq(pets.id, before.id));
+          await tx.update(pets).set({ ...petValues(input), ...missingPetValues(input), image, updatedAt: new Date() }).where(eq(pets.id, before.id));
           await replaceBreeds(tx, before.id, input.breeds);
           await setChip(tx, session, before.id, input.chipId, input.chipTypeId);
           if (before.userId !== session.userId) {

@@ -115,7 +115,8 @@ export function createPublicService(deps: { db: Database }) {
         db
           .select({ status: petAlerts.status })
           .from(petAlerts)
-          .where(and(eq(petAlerts.petId, pet.id), isNull(petAlerts.foundAt)))
+          // Out to the professionals and not found yet; an alert still waiting for payment announces nothing.
+          .where(and(eq(petAlerts.petId, pet.id), eq(petAlerts.status, 'paid')))
           .orderBy(desc(petAlerts.createdAt))
           .limit(1),
       ]);

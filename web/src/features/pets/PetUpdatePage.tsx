@@ -5,7 +5,6 @@ import {
   messages,
   paths,
   petProfileSchema,
-  toApiDate,
   ui,
   withId,
   type Pet,
@@ -28,7 +27,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { FormProvider, useForm, type DefaultValues } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { allErrors, firstError } from '../../app/api';
 import { recordId } from '../../app/params';
@@ -42,6 +41,7 @@ import { PetVetsCard } from '../vets/PetVetsCard';
 import { usePet, useUpdatePet, useUpgradeToLifetime } from './api';
 import { coverage, petImage, isRegistered, registrationStatus } from './petDisplay';
 import { PetFields } from './PetFields';
+import { petProfileValues } from './petFormValues';
 import { EditActions } from '../../components/EditActions';
 import { SectionCard } from '../../components/SectionCard';
 
@@ -173,28 +173,6 @@ function PetHeader({ pet, user, onAddChip }: { pet: Pet; user: User; onAddChip: 
   );
 }
 
-function formValues(pet: Pet): DefaultValues<PetProfileInput> {
-  const chip = pet.chips[0];
-  return {
-    id: pet.id,
-    name: pet.name,
-    chipId: chip?.chipId ?? '',
-    confirmChip: chip?.chipId ?? '',
-    chipTypeId: chip?.chipTypeId ?? null,
-    speciesId: pet.speciesId ?? undefined,
-    breeds: pet.breeds,
-    sex: pet.sex,
-    dob: toApiDate(pet.dob),
-    lastRabiesVaccine: toApiDate(pet.lastRabiesVaccine),
-    approximateWeight: pet.approximateWeight,
-    spayedNeutered: pet.spayedNeutered,
-    shareContactInfo: pet.shareContactInfo,
-    notes: pet.notes ?? '',
-    // The stored name stands for "keep the photo"; a newly chosen one replaces it with a data URL.
-    image: pet.image,
-  };
-}
-
 interface PetProfileCardProps {
   pet: Pet;
   /** 'addChip': opened from Add a microchip, so the chip field takes the focus. */
@@ -208,7 +186,7 @@ function PetProfileCard({ pet, editing, onEditingChange }: PetProfileCardProps) 
   const update = useUpdatePet();
   const form = useForm<PetProfileInput, unknown, PetProfile>({
     resolver: zodResolver(petProfileSchema),
-    defaultValues: formValues(pet),
+    defaultValues: petProfileValues(pet),
   });
   const { setFocus } = form;
 
@@ -220,7 +198,7 @@ function PetProfileCard({ pet, editing, onEditingChange }: PetProfileCardProps) 
   }, [editing, setFocus, onEditingChange]);
 
   const cancel = () => {
-    form.reset(formValues(pet));
+    form.reset(petProfileValues(pet));
     update.reset();
     onEditingChange(false);
   };

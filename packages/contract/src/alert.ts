@@ -1,0 +1,119 @@
+/**
+ * Lost pet alerts (spec 2.5, 3 Pet alert and Email stats, 4 Lost alert, 5 Lost alert form, 7): the
+ * form, the request schemas the routes share, and the shapes the calls answer.
+ */
+import { z } from 'zod';
+import { idField, idParam, requestObject, textField, whenFieldsParsed } from './fields.js';
+import { messages } from './messages.js';
+import { incidentDescriptionField, missingDateField, petProfileFields, withChipRules } from './pet.js';
+import { optionalZipCodeField } from './place.js';
+
+/**
+ * An alert's life: NEW while it waits for payment, paid once it is sent (the pet then shows in the
+ * analytics), found when the owner marks the pet found.
+ */
+export const alertStatuses = ['NEW', 'paid', 'found'] as const;
+export type AlertStatus = (typeof alertStatuses)[number];
+
+/** The stored pet must meet the form's rules before an alert about it goes out. */
+const requiredPetFields = {
+  image: petProfileFields.image.refine(Boolean, { error: messages.imageRequired }),
+  breeds: petProfileFields.breeds.refine((list) => list.length > 0, { error: messages.breedsRequired }),
+  sex: petProfileFields.sex.refine((sex) => sex > 0, { error: messages.petSexRequired }),
+  dob: petProfileFields.dob.refine((dob) => dob !== null, { error: messages.dobRequired }),
+};
+
+/**
+ * The lost alert form (client/add-alert/{id}), every rule of spec 5. Sending it takes two calls: PUT
+ * Pet/pet-profile with the pet's fields, missingDate, incidentDescription and the last-seen ZIP
+ * (`lastSeenZip`), then POST petalert/send-mail-from-pet-alert.
+ */
+export const lostAlertFormSchema = withChipRules(
+  requestObject({
+    ...petProfileFields,
+    ...requiredPetFields,
+    missingDate: missingDateField,
+    /** The switch "home ZIP is where last seen": the owner's own ZIP code is sent as the last-seen ZIP. */
+    homeZipIsLastSeen: z.boolean({ error: messages.invalidChoice }).default(false),
+    zipCode: optionalZipCodeField,
+    incidentDescription: incidentDescriptionField,
+  }),
+).superRefine(
+  (form, ctx) => {
+    if (!form.homeZipIsLastSeen && !form.zipCode) ctx.addIssue({ code: 'custom', path: ['zipCode'], message: messages.zipcodeRequired });
+  },
+  { when: whenFieldsParsed(['homeZipIsLastSeen', 'zipCode']) },
+);
+export type LostAlertFormInput = z.input<typeof lostAlertFormSchema>;
+export type LostAlertForm = z.output<typeof lostAlertFormSchema>;
+
+/** The ZIP code the form reports the pet last seen in: the owner's home ZIP when the switch says so. */
+export function lastSeenZip(form: Pick<LostAlertForm, 'homeZipIsLastSeen' | 'zipCode'>, homeZip: string | null): string | null {
+  if (!form.homeZipIsLastSeen) return form.zipCode ?? null;
+  // A profile's ZIP may carry the +4 part; the ZIP table knows five digits.
+  return /^\d{5}(-\d{4})?$/.test(homeZip?.trim() ?? '') ? homeZip!.trim().slice(0, 5) : null;
+}
+
+/**
+ * POST petalert/send-mail-from-pet-alert (spec 7). `zipCode` null or absent: the owner's home ZIP.
+ * `name` is the pet's name as the form showed it; the stored pet's is what the alert uses.
+ */
+export const sendPetAlertSchema = requestObject({
+  name: textField(100, messages.petNameTooLong).nullish(),
+  petId: idField(messages.invalidId),
+  missingDate: missingDateField,
+  zipCode: optionalZipCodeField,
+  incidentDescription: incidentDescriptionField,
+  status: z.literal('NEW', { error: messages.invalidRequest }).default('NEW'),
+});
+export type SendPetAlertInput = z.input<typeof sendPetAlertSchema>;
+export type SendPetAlert = z.output<typeof sendPetAlertSchema>;
+
+/** POST checkout/checkout-lpa: pay for the pet's alert that waits for payment. */
+export const alertCheckoutSchema = requestObject({ petId: idField(messages.invalidId) });
+
+/** A per-recipient token of an alert e-mail in the path: unsubscribe (GET shows a page, POST unsubscribes). */
+export const alertEmailTokenParams = requestObject({ token: z.uuid({ error: messages.notFound }) });
+
+/** The open pixel of an alert e-mail: GET email/open/{token}.gif. */
+export const openPixelParams = requestObject({
+  file: textField(60, messages.notFound).regex(/^[0-9a-f-]{36}\.gif$/i, { error: messages.notFound }),
+});
+
+/** GET petalert/alerts/bypet/{petId}, PUT pet/mark-as-found/{petId}, GET email/{alertId}/getEmailStats. */
+export const alertIdParams = requestObject({ id: idParam() });
+
+/** Where the browser goes next: the alert checkout, or the confirmation page when nothing is due. */
+export interface AlertLocation {
+  location: string;
+}
+
+/** The pet alert of spec 3: GET petalert/alerts/bypet/{petId}. */
+export interface PetAlert {
+  id: number;
+  petId: number;
+  status: AlertStatus;
+  missingDate: string;
+  zipCode: string;
+  /** The last-seen ZIP as a place: "Saint Louis, MO 63101". */
+  place: string;
+  incidentDescription: string;
+  /** When the alert went out (it became paid); null while it waits for payment. */
+  sentAt: string | null;
+  foundDate: string | null;
+  /** How many professionals the alert was addressed to. */
+  recipientsCount: number;
+}
+
+/**
+ * Email stats of spec 3 (GET email/{alertId}/getEmailStats), over the 30 days after sending:
+ * recipients addressed (counted), accepted by their mail server (delivered), who loaded the open
+ * pixel (opened), refused (bounced), and opens by a mail client's privacy prefetch, kept apart.
+ */
+export interface EmailStats {
+  counted: number;
+  delivered: number;
+  opened: number;
+  bounced: number;
+  automaticOpens: number;
+}

@@ -1,0 +1,53 @@
+import { messages } from '@petreg/contract';
+import { and, eq, sql } from 'drizzle-orm';
+import { alertEmails, checkoutSessions, emailUnsubscribes, petAlerts, pets } from '../../db/schema.js';
+import { notFound } from '../../errors.js';
+import type { Session } from '../../plugins/auth.js';
+import { findOwnedPet } from '../pets/ownership.js';
+import { openAlertOf, type AlertDeps } from './shared.js';
+
+/**
+ * Queues the thank-you note of a found pet's alert for each recipient the alert reached (less those
+ * who unsubscribed since); once each, by the unique (alert, kind, recipient) key. An alert e-mail
+ * the worker marks delivered after this queues its own (see the worker's markDelivered).
+ */
+const queueFoundEmails = (alertId: number) => sql`
+  insert into ${alertEmails} (alert_id, kind, site_id, recipient)
+  select ${alertEmails.alertId}, 'found', ${alertEmails.siteId}, ${alertEmails.recipient}
+    from ${alertEmails}
+    where ${alertEmails.alertId} = ${alertId} and ${alertEmails.kind} = 'alert' and ${alertEmails.status} = 'delivered'
+      and not exists (select 1 from ${emailUnsubscribes} where ${emailUnsubscribes.email} = ${alertEmails.recipient})
+  on conflict do nothing`;
+
+/** Mark as found (spec 4): the alert ends, the pet is home, and everyone alerted is told. */
+export function createAlertFound({ db }: AlertDeps) {
+  return {
+    /** PUT pet/mark-as-found/{petId}: answers the pet's id; 404 "No Alerts found for pet" when no alert is open. */
+    async markAsFound(session: Session, petId: number): Promise<{ id: number }> {
+      const pet = await findOwnedPet(db, session, petId);
+      await db.transaction(async (tx) => {
+        await tx.select({ id: pets.id }).from(pets).where(eq(pets.id, pet.id)).for('update');
+        const alert = await openAlertOf(tx, pet.id, { lock: true });
+        if (!alert) throw notFound(messages.noAlertsFound);
+        const now = new Date();
+        await tx.update(petAlerts).set({ status: 'found', foundAt: now }).where(eq(petAlerts.id, alert.id));
+        await tx.update(pets).set({ status: 'found', foundDate: now, updatedAt: now }).where(eq(pets.id, pet.id));
+        if (alert.status === 'NEW') {
+          // Never sent: its checkout must not send it any more.
+          await tx
+            .update(checkoutSessions)
+            .set({ status: 'canceled' })
+            .where(and(eq(checkoutSessions.alertId, alert.id), eq(checkoutSessions.status, 'open')));
+          return;
+        }
+        // Alerts not yet handed to a mail server would only send people looking for a pet that is home.
+        await tx
+          .update(alertEmails)
+          .set({ status: 'canceled' })
+          .where(and(eq(alertEmails.alertId, alert.id), eq(alertEmails.kind, 'alert'), eq(alertEmails.status, 'pending')));
+        await tx.execute(queueFoundEmails(alert.id));
+      });
+      return { id: pet.id };
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { alertCheckoutSchema, alertEmailTokenParams, alertIdParams, openPixelParams, sendPetAlertSchema } from '@petreg/contract';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { answer, perIp } from '../../http.js';
+import { sessionOf } from '../../plugins/auth.js';
+import { unknownUnsubscribePage, unsubscribeConfirmPage, unsubscribedPage } from './pages.js';
+import type { AlertService } from './service.js';
+import { openPixel } from './tracking.js';
+
+const MINUTE = 60_000;
+/**
+ * The e-mail addresses need no sign-in. A mail provider's image proxy loads many recipients' pixels
+ * from a few addresses, so the pixel allows far more than a person clicking unsubscribe does.
+ */
+const limits = {
+  pixel: { max: 600, window: MINUTE },
+  unsubscribe: { max: 30, window: MINUTE },
+};
+
+/** The one-click unsubscribe POST (RFC 8058) comes form-encoded; its only field says what it is. */
+const formBodyLimit = 1024;
+
+export const alertRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = async (app, { alerts }) => {
+  const tags = ['Alerts'];
+
+  app.post(
+    '/petalert/send-mail-from-pet-alert',
+    { schema: { tags, body: sendPetAlertSchema }, config: { auth: 'signedIn' } },
+    async (request) => answer(await alerts.send(sessionOf(request), request.body)),
+  );
+
+  app.post('/checkout/checkout-lpa', { schema: { tags, body: alertCheckoutSchema }, config: { auth: 'signedIn' } }, async (request) =>
+    answer(await alerts.checkout(sessionOf(request), request.body.petId)),
+  );
+
+  app.get('/petalert/alerts/bypet/:id', { schema: { tags, params: alertIdParams }, config: { auth: 'signedIn' } }, async (request) =>
+    answer(await alerts.currentAlert(sessionOf(request), request.params.id)),
+  );
+
+  app.get('/email/:id/getEmailStats', { schema: { tags, params: alertIdParams }, config: { auth: 'signedIn' } }, async (request) =>
+    answer(await alerts.emailStats(sessionOf(request), request.params.id)),
+  );
+
+  app.put('/pet/mark-as-found/:id', { schema: { tags, params: alertIdParams }, config: { auth: 'signedIn' } }, async (request) =>
+    answer(await alerts.markAsFound(sessionOf(request), request.params.id)),
+  );
+
+  // The open pixel: answered the same for any token, so it tells nothing about which tokens exist.
+  app.get('/email/open/:file', { schema: { tags, params: openPixelParams, hide: true }, config: perIp(limits.pixel) }, async (request, reply) => {
+    await alerts.recordOpen(request.params.file.slice(0, -'.gif'.length).toLowerCase(), request.headers['user-agent']);
+    return reply.type('image/gif').header('cache-control', 'no-store, max-age=0').send(openPixel);
+  });
+
+  // Opened in a browser (or by a mail scanner): a page with a button; nothing changes.
+  app.get(
+    '/email/unsubscribe/:token',
+    { schema: { tags, params: alertEmailTokenParams, hide: true }, config: perIp(limits.unsubscribe) },
+    async (request, reply) => {
+      const email = await alerts.recipientOf(request.params.token.toLowerCase());
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+      return email ? reply.send(unsubscribeConfirmPage(email)) : reply.status(404).send(unknownUnsubscribePage());
+    },
+  );
+
+  await app.register(async (form) => {
+    form.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: formBodyLimit }, (_request, body, done) =>
+      done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+    // The mail client's one-click POST, or the page's button: unsubscribed at once.
+    form.withTypeProvider<ZodTypeProvider>().post(
+      '/email/unsubscribe/:token',
+      { schema: { tags, params: alertEmailTokenParams, hide: true }, config: perIp(limits.unsubscribe), bodyLimit: formBodyLimit },
+      async (request, reply) => {
+        const email = await alerts.unsubscribe(request.params.token.toLowerCase());
+        reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+        return email ? reply.send(unsubscribedPage(email)) : reply.status(404).send(unknownUnsubscribePage());
+      },
+    );
+  });
+};

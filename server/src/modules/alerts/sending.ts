@@ -1,0 +1,102 @@
+import { alertFormPath, alertPlanKey, alertSentPath, lastSeenZip, messages, type AlertLocation, type SendPetAlert } from '@petreg/contract';
+import { count, eq } from 'drizzle-orm';
+import type { Transaction } from '../../db/client.js';
+import { petAlerts, petBreeds, pets, plans, users } from '../../db/schema.js';
+import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import { findZip } from '../../geography.js';
+import type { Session } from '../../plugins/auth.js';
+import { currentChip, hasActiveCover } from '../payments/shared.js';
+import { findOwnedPet } from '../pets/ownership.js';
+import { sendAlert } from './dispatch.js';
+import { openAlertOf, type AlertDeps } from './shared.js';
+
+type PetRow = typeof pets.$inferSelect;
+
+/** Sending an alert (spec 4, Lost alert): the form's alert is kept NEW, then sent at once when free, or after its checkout. */
+export function createAlertSending(deps: AlertDeps) {
+  const { db, payments, publicUrl } = deps;
+
+  /** The form's rules (spec 5) the stored pet must meet before strangers are asked to look for it; every unmet one at once. */
+  async function unmetPetRules(pet: PetRow): Promise<string[]> {
+    const [breeds] = await db.select({ n: count() }).from(petBreeds).where(eq(petBreeds.petId, pet.id));
+    const rules: [boolean, string][] = [
+      [Boolean(pet.image), messages.petImageRequired],
+      [Boolean(pet.speciesId), messages.petSpeciesRequired],
+      [Boolean(breeds?.n), messages.breedsRequired],
+      [pet.sex > 0, messages.petSexRequired],
+      [Boolean(pet.dob), messages.dobRequired],
+    ];
+    return rules.filter(([met]) => !met).map(([, message]) => message);
+  }
+
+  /**
+   * In the transaction that holds the pet's lock: a pet with active protection sends its alert at no
+   * charge (its plan promises instant notifications), now; otherwise the alert waits for its checkout.
+   */
+  async function sendIfFree(tx: Transaction, petId: number, alertId: number): Promise<boolean> {
+    const chip = await currentChip(tx, petId, { lock: true });
+    if (!chip || !hasActiveCover(chip)) return false;
+    await sendAlert(tx, alertId, { publicUrl, payment: null });
+    return true;
+  }
+
+  /** The next step of a NEW alert: the confirmation page once sent for free, otherwise its checkout. */
+  async function nextStep(pet: PetRow, alertId: number, sent: boolean): Promise<AlertLocation> {
+    if (sent) return { location: alertSentPath(pet.id) };
+    const [price] = await db.select().from(plans).where(eq(plans.planKey, alertPlanKey));
+    return payments.openCheckout({
+      pet,
+      plan: price!,
+      amountCents: price!.priceCents,
+      coupon: null,
+      collarTagCents: null,
+      chipRowId: null,
+      alertId,
+      cancelPath: alertFormPath(pet.id),
+    });
+  }
+
+  /** Locks the pet (as every change of its alert, chip or plan does first) and reads its open alert. */
+  async function lockPetAndAlert(tx: Transaction, petId: number) {
+    await tx.select({ id: pets.id }).from(pets).where(eq(pets.id, petId)).for('update');
+    return openAlertOf(tx, petId, { lock: true });
+  }
+
+  return {
+    /**
+     * POST petalert/send-mail-from-pet-alert: the pet's alert, NEW (the open NEW one is reused with
+     * the form's details), then sent at once when free; answers where the browser goes next.
+     */
+    async send(session: Session, input: SendPetAlert): Promise<AlertLocation> {
+      const pet = await findOwnedPet(db, session, input.petId);
+      const unmet = await unmetPetRules(pet);
+      if (unmet.length) throw new AppError(400, unmet);
+      const [owner] = await db.select({ zipcode: users.zipcode }).from(users).where(eq(users.id, pet.userId));
+      const zipCode = lastSeenZip({ homeZipIsLastSeen: !input.zipCode, zipCode: input.zipCode ?? null }, owner!.zipcode);
+      if (!zipCode) throw badRequest(messages.zipcodeRequired);
+      if (!(await findZip(db, zipCode))) throw badRequest(messages.zipUnknown);
+      const details = { missingDate: new Date(input.missingDate), zipCode, incidentDescription: input.incidentDescription };
+      const { alertId, sent } = await db.transaction(async (tx) => {
+        const open = await lockPetAndAlert(tx, pet.id);
+        if (open?.status === 'paid') throw conflict(messages.alertAlreadySent);
+        const [alert] = open
+          ? await tx.update(petAlerts).set(details).where(eq(petAlerts.id, open.id)).returning({ id: petAlerts.id })
+          : await tx.insert(petAlerts).values({ ...details, petId: pet.id, status: 'NEW' }).returning({ id: petAlerts.id });
+        return { alertId: alert!.id, sent: await sendIfFree(tx, pet.id, alert!.id) };
+      });
+      return nextStep(pet, alertId, sent);
+    },
+
+    /** POST checkout/checkout-lpa: the checkout of the pet's alert that waits for payment (or, when now free, the alert sent). */
+    async checkout(session: Session, petId: number): Promise<AlertLocation> {
+      const pet = await findOwnedPet(db, session, petId);
+      const { alertId, sent } = await db.transaction(async (tx) => {
+        const open = await lockPetAndAlert(tx, pet.id);
+        if (!open) throw notFound(messages.noAlertsFound);
+        if (open.status === 'paid') throw conflict(messages.alertAlreadySent);
+        return { alertId: open.id, sent: await sendIfFree(tx, pet.id, open.id) };
+      });
+      return nextStep(pet, alertId, sent);
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { Database, Transaction } from '../../db/client.js';
+import { petAlerts } from '../../db/schema.js';
+import type { PaymentService } from '../payments/service.js';
+
+/** What every part of the alerts module works with. */
+export interface AlertDeps {
+  db: Database;
+  /** Opens an alert's checkout with the configured payment provider. */
+  payments: Pick<PaymentService, 'openCheckout'>;
+  publicUrl: string;
+}
+
+export type AlertRow = typeof petAlerts.$inferSelect;
+
+/** The pet's open alert (waiting for payment, or sent and not found), locked when asked: a pet has one at most. */
+export async function openAlertOf(db: Database | Transaction, petId: number, options: { lock?: boolean } = {}): Promise<AlertRow | undefined> {
+  const query = db
+    .select()
+    .from(petAlerts)
+    .where(and(eq(petAlerts.petId, petId), inArray(petAlerts.status, ['NEW', 'paid'])))
+    .orderBy(desc(petAlerts.id))
+    .limit(1);
+  const [alert] = options.lock ? await query.for('update') : await query;
+  return alert;
+}
