@@ -58,7 +58,8 @@ async function signIn(dataDir: string, password: string, ip: string): Promise<nu
 const adminRow = (db: Database) => db.select().from(users).where(eq(users.email, adminEmail)).then((rows) => rows[0]!);
 
 // The command opens the embedded database in DATA_DIR as the portal does; one run covers it.
-describe.skipIf(process.env.TEST_DB === 'postgres')('npm run admin -- reset-password', () => {
+// Each test starts the command in a process of its own (tsx, PGlite); a busy CI machine needs minutes, not seconds.
+describe.skipIf(process.env.TEST_DB === 'postgres')('npm run admin -- reset-password', { timeout: 180_000 }, () => {
   let dataDir: string;
 
   beforeAll(async () => {

@@ -10,7 +10,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'petreg-lock-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 // The embedded database on disk: a PostgreSQL server serves many processes and needs no lock.
-describe.skipIf(process.env.TEST_DB === 'postgres')('the embedded database folder', () => {
+// Each test starts the command in a process of its own (tsx, PGlite); a busy CI machine needs minutes, not seconds.
+describe.skipIf(process.env.TEST_DB === 'postgres')('the embedded database folder', { timeout: 180_000 }, () => {
   it('serves one process at a time, and is free again once closed', async () => {
     const first = await openDatabase({ dataDir: join(dataDir, 'db') });
     await expect(openDatabase({ dataDir: join(dataDir, 'db') })).rejects.toThrow(DatabaseInUseError);
