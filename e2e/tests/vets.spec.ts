@@ -135,6 +135,8 @@ test.describe('[VETS]', () => {
   });
 
   test('a vet added from the pet page comes back to the pet with the pet already chosen', async ({ page, request }) => {
+    // The pet page twice, on a machine that may be busy.
+    test.setTimeout(120_000);
     const { petId } = await ownerWithActivePet(page, request);
     await page.goto(`/client/pet/update/${petId}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Juniper' })).toBeVisible({ timeout: 30_000 });
