@@ -31,6 +31,40 @@ export async function signIn(page: Page, email: string, secret: string) {
   await page.getByRole('button', { name: /sign in/i }).click();
 }
 
+/** A random 15-digit ISO chip number; a prefix picks the brand (900164 is Save This Life). */
+export const randomChip = (prefix = '985') => `${prefix}${String(Date.now()).slice(-9)}${Math.floor(Math.random() * 900 + 100)}`.slice(0, 15);
+
+/** An owner with a chipped pet registered through the API, signed in on the page. */
+export async function ownerWithPet(page: Page, request: APIRequestContext, chip = randomChip()) {
+  const owner = await createOwner(request, 'Avery');
+  const data = (await (await request.get('/api/v2/utilities/static-data')).json()).result;
+  const created = await request.post('/api/v2/Pet/create-pet', {
+    headers: { authorization: `Bearer ${owner.token}` },
+    data: { name: 'Juniper', speciesId: data.species[0].id, chipId: chip, confirmChip: chip, chipTypeId: data.brands[0].id },
+  });
+  expect(created.status()).toBe(200);
+  const petId: number = (await created.json()).result.pet.id;
+  await page.goto('/sign-in');
+  await signIn(page, owner.email, owner.password);
+  await expect(page.getByRole('button', { name: /^Hi, / })).toBeVisible();
+  return { owner, petId };
+}
+
+/** Pays a plan on the portal's own checkout through the API, as the checkout page would; the pet becomes active. */
+export async function payThroughApi(request: APIRequestContext, owner: Owner, petId: number, lifetime: boolean) {
+  const headers = { authorization: `Bearer ${owner.token}` };
+  const plans: { id: number; oneTime: boolean }[] = (await (await request.get('/api/v2/pet/plans')).json()).result.plans;
+  const planId = plans.find((p) => p.oneTime === lifetime)!.id;
+  expect((await request.put('/api/v2/Pet/update-plan', { headers, data: { id: petId, planId } })).status()).toBe(200);
+  const checkout = await request.get(`/api/v2/checkout/stripe-subscription/${petId}?petFlow=false`, { headers });
+  const sessionId = new URL((await checkout.json()).result.location).pathname.split('/').pop()!;
+  const paid = await request.post(`/api/v2/checkout/local/${sessionId}/pay`, {
+    headers,
+    data: { name: 'Avery Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' },
+  });
+  expect(paid.status()).toBe(200);
+}
+
 /** Picks an option of an MUI select by its label. */
 export async function choose(page: Page, label: string, option: string) {
   const select = page.getByRole('combobox', { name: label, exact: true });
@@ -41,26 +75,33 @@ export async function choose(page: Page, label: string, option: string) {
   await expect(select).toHaveText(option);
 }
 
-/** The newest e-mail the portal wrote to DATA_DIR/mail for this recipient. */
 /** The newest e-mail to the recipient (with that subject, when given), waiting for the outbox to send it. */
 export async function lastMailTo(recipient: string, subject?: string) {
-  const dir = join(process.env.E2E_DATA_DIR!, 'mail');
-  const matching = async () => (await mailsTo(dir, recipient)).filter((m) => subject === undefined || m.subject === subject);
+  const matching = async () =>
+    (await writtenMails()).filter((m) => m.to && !Array.isArray(m.to) && m.to.text === recipient && (subject === undefined || m.subject === subject));
   await expect
     .poll(async () => (await matching()).length, { message: `an e-mail to ${recipient}${subject ? ` titled ${subject}` : ''}` })
     .toBeGreaterThan(0);
   return (await matching()).at(-1)!;
 }
 
-async function mailsTo(dir: string, recipient: string) {
+/** Every e-mail titled so, to whomever it went, once the outbox has sent at least one. */
+export async function mailsTitled(subject: string) {
+  const matching = async () => (await writtenMails()).filter((m) => m.subject === subject);
+  await expect.poll(async () => (await matching()).length, { message: `an e-mail titled ${subject}` }).toBeGreaterThan(0);
+  return matching();
+}
+
+/** The e-mails the portal wrote to DATA_DIR/mail, oldest first. */
+async function writtenMails() {
+  const dir = join(process.env.E2E_DATA_DIR!, 'mail');
   let files: string[];
   try {
     files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort();
   } catch {
     return [];
   }
-  const mails = await Promise.all(files.map((f) => simpleParser(readFileSync(join(dir, f)))));
-  return mails.filter((m) => m.to && !Array.isArray(m.to) && m.to.text === recipient);
+  return Promise.all(files.map((f) => simpleParser(readFileSync(join(dir, f)))));
 }
 
 /** Fails a test when the page logs an unexpected console error. */

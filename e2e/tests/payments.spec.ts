@@ -1,38 +1,5 @@
 import type { Page } from '@playwright/test';
-import { createOwner, expect, signIn, test, type Owner } from './fixtures';
-
-const randomChip = (prefix = '985') => `${prefix}${String(Date.now()).slice(-9)}${Math.floor(Math.random() * 900 + 100)}`.slice(0, 15);
-
-/** An owner with a chipped pet registered through the API, signed in on the page. */
-async function ownerWithPet(page: Page, request: Parameters<typeof createOwner>[0], chip = randomChip()) {
-  const owner: Owner = await createOwner(request, 'Avery');
-  const data = (await (await request.get('/api/v2/utilities/static-data')).json()).result;
-  const created = await request.post('/api/v2/Pet/create-pet', {
-    headers: { authorization: `Bearer ${owner.token}` },
-    data: { name: 'Juniper', speciesId: data.species[0].id, chipId: chip, confirmChip: chip, chipTypeId: data.brands[0].id },
-  });
-  expect(created.status()).toBe(200);
-  const petId: number = (await created.json()).result.pet.id;
-  await page.goto('/sign-in');
-  await signIn(page, owner.email, owner.password);
-  await expect(page.getByRole('button', { name: /^Hi, / })).toBeVisible();
-  return { owner, petId };
-}
-
-/** Pays a plan on the portal's own checkout through the API, as the checkout page would. */
-async function payThroughApi(request: Parameters<typeof createOwner>[0], owner: Owner, petId: number, lifetime: boolean) {
-  const headers = { authorization: `Bearer ${owner.token}` };
-  const plans: { id: number; oneTime: boolean }[] = (await (await request.get('/api/v2/pet/plans')).json()).result.plans;
-  const planId = plans.find((p) => p.oneTime === lifetime)!.id;
-  expect((await request.put('/api/v2/Pet/update-plan', { headers, data: { id: petId, planId } })).status()).toBe(200);
-  const checkout = await request.get(`/api/v2/checkout/stripe-subscription/${petId}?petFlow=false`, { headers });
-  const sessionId = new URL((await checkout.json()).result.location).pathname.split('/').pop()!;
-  const paid = await request.post(`/api/v2/checkout/local/${sessionId}/pay`, {
-    headers,
-    data: { name: 'Avery Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' },
-  });
-  expect(paid.status()).toBe(200);
-}
+import { expect, ownerWithPet, payThroughApi, randomChip, test } from './fixtures';
 
 async function fillCard(page: Page, cardNumber: string) {
   await page.getByLabel('Name on card').fill('Avery Rivera');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { choose, createOwner, expect, password, signIn, test, uniqueEmail, type Owner } from './fixtures';
+import { choose, createOwner, expect, password, randomChip, signIn, test, uniqueEmail, type Owner } from './fixtures';
 async function fillPet(page: Page, pet: { name: string; chip?: string }) {
   await page.getByLabel('Pet Name').fill(pet.name);
   await choose(page, 'Species', 'Dog');
@@ -24,8 +24,6 @@ async function signedIn(page: Page, owner: Owner) {
   await signIn(page, owner.email, owner.password);
   await expect(page.getByRole('button', { name: /^Hi, / })).toBeVisible();
 }
-
-const randomChip = () => `985${String(Date.now()).slice(-9)}${Math.floor(Math.random() * 900 + 100)}`;
 
 test.describe('[PETS]', () => {
   test('a new owner signs up and registers a chipped pet, landing on the plan page', async ({ page }) => {

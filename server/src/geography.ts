@@ -112,9 +112,9 @@ export async function sitesNear(db: Database, origin: Origin, miles: number, fil
     .select({ id: sites.id, name: sites.name, email: sites.email, meters: sql<number>`${distance}`.as('meters') })
     .from(sites)
     .where(where)
-    .orderBy(distance, sites.id)
     .$dynamic();
-  const near = (filter.limit === undefined ? found : found.limit(filter.limit)).as('near');
+  // The list is ordered as it is gathered; the sites themselves need an order only to keep the nearest.
+  const near = (filter.limit === undefined ? found : found.orderBy(distance, sites.id).limit(filter.limit)).as('near');
   // Thousands of sites cost more on their way out than in the query (PGlite reads every field of
   // every row in JavaScript): they come as one JSON list, parsed at once.
   const [row] = await db

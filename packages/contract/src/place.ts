@@ -28,7 +28,9 @@ export interface ZipPlace {
   place: string;
 }
 
-/** A place as people write it on an envelope: "Saint Louis, MO 63101". */
-export function formatPlace({ city, state, zip }: Pick<ZipPlace, 'city' | 'state' | 'zip'>): string {
-  return `${city}, ${state} ${zip}`;
+type PlaceParts = { [K in 'city' | 'state' | 'zip']?: string | null };
+
+/** A place as people write it on an envelope: "Saint Louis, MO 63101"; a missing part is left out. */
+export function formatPlace({ city, state, zip }: PlaceParts): string {
+  return [city, [state, zip].filter(Boolean).join(' ')].filter(Boolean).join(', ');
 }

@@ -93,7 +93,8 @@ export const api = {
   get: <T>(path: string, options?: CallOptions) => call<T>('GET', path, undefined, options),
   post: <T>(path: string, body: unknown = {}, options?: CallOptions) => call<T>('POST', path, body, options),
   put: <T>(path: string, body: unknown, options?: CallOptions) => call<T>('PUT', path, body, options),
-  delete: <T>(path: string, options?: CallOptions) => call<T>('DELETE', path, undefined, options),
+  /** Some deletes name their record in a body (spec 7, DELETE site/RemoveFromPet). */
+  delete: <T>(path: string, body?: unknown, options?: CallOptions) => call<T>('DELETE', path, body, options),
   /** Sends a file (with any other fields of the form) as multipart/form-data. */
   upload: <T>(path: string, form: FormData, options?: CallOptions) => call<T>('POST', path, form, options),
 };

@@ -34,6 +34,10 @@ const ownerRoles = [...roleGroups.user, ...roleGroups.admin];
 /** Spec 6: the sign-up flow's own screens (pet-register, plan choice, completion). */
 const signUpFlowRoles = ['customer', 'admin'] as const;
 
+/** The vet screens load when first opened; the dashboard and pet page carry only their vet cards. */
+const vetProfile = (variant: 'portal' | 'plain') => () =>
+  import('../features/vets/VetProfilePage').then(({ VetProfilePage }) => ({ element: <VetProfilePage variant={variant} /> }));
+
 /** The route table of spec 2.1, as far as this increment goes. */
 export const router = createBrowserRouter([
   { index: true, element: <Navigate to={paths.client} replace /> },
@@ -87,6 +91,14 @@ export const router = createBrowserRouter([
     path: paths[document],
     lazy: () => import('../features/public/LegalPage').then(({ LegalPage }) => ({ element: <LegalPage document={document} /> })),
   })),
+  // The older vet pages (spec 2.1): the vet's page under a plain header linking home, outside the shell.
+  {
+    element: <RequireRole roles={ownerRoles} />,
+    children: [
+      { path: `${paths.clientVetDetail}/:id`, lazy: vetProfile('plain') },
+      { path: `${paths.clientVetProfile}/:id`, lazy: vetProfile('plain') },
+    ],
+  },
   {
     element: <Shell />,
     children: [
@@ -104,6 +116,28 @@ export const router = createBrowserRouter([
           { path: paths.clientPerks, element: <PerksPage /> },
           { path: paths.clientMemberPerks, element: <PerksPage /> },
           { path: paths.billing, element: <BillingPage /> },
+          {
+            path: `${paths.clientAddVet}/:petId?`,
+            lazy: () => import('../features/vets/VetSearchPage').then(({ VetSearchPage }) => ({ element: <VetSearchPage /> })),
+          },
+          {
+            path: `${paths.clientAddVetOnPet}/:id?`,
+            lazy: () => import('../features/vets/AssignVetPage').then(({ AssignVetPage }) => ({ element: <AssignVetPage /> })),
+          },
+          { path: `${paths.clientVetInfo}/:id`, lazy: vetProfile('portal') },
+          // Lost pet alerts: loaded when opened, like the legal pages.
+          {
+            path: paths.clientAddAlert,
+            lazy: () => import('../features/alerts/AlertsPage').then(({ AlertsPage }) => ({ element: <AlertsPage /> })),
+          },
+          {
+            path: `${paths.clientAddAlert}/:id`,
+            lazy: () => import('../features/alerts/LostAlertFormPage').then(({ LostAlertFormPage }) => ({ element: <LostAlertFormPage /> })),
+          },
+          {
+            path: `${paths.clientAddAlert}/:id/sent`,
+            lazy: () => import('../features/alerts/AlertSentPage').then(({ AlertSentPage }) => ({ element: <AlertSentPage /> })),
+          },
         ],
       },
       {

@@ -8,6 +8,8 @@ interface FormCheckboxProps<T extends FieldValues, C, O> {
   disabled?: boolean;
   /** A switch reads as a setting that is on or off; a checkbox as a statement that holds or not. */
   variant?: 'checkbox' | 'switch';
+  /** Called after the person turns it on or off (not when the form is reset). */
+  onValueChange?: (checked: boolean) => void;
 }
 
 /** A labelled checkbox or switch bound to a boolean react-hook-form field. */
@@ -17,6 +19,7 @@ export function FormCheckbox<T extends FieldValues, C, O>({
   label,
   disabled,
   variant = 'checkbox',
+  onValueChange,
 }: FormCheckboxProps<T, C, O>) {
   const Control = variant === 'switch' ? Switch : Checkbox;
   return (
@@ -27,7 +30,17 @@ export function FormCheckbox<T extends FieldValues, C, O>({
         <FormControlLabel
           label={label}
           disabled={disabled}
-          control={<Control {...field} slotProps={{ input: { ref } }} checked={Boolean(value)} onChange={(_, checked) => onChange(checked)} />}
+          control={
+            <Control
+              {...field}
+              slotProps={{ input: { ref } }}
+              checked={Boolean(value)}
+              onChange={(_, checked) => {
+                onChange(checked);
+                onValueChange?.(checked);
+              }}
+            />
+          }
         />
       )}
     />

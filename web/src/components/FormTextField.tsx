@@ -6,6 +6,8 @@ type FormTextFieldProps<T extends FieldValues, C, O> = {
   name: Path<T>;
   /** Turns the typed text into the field's value, e.g. '' into null for an optional date or number. */
   parse?: (text: string) => unknown;
+  /** Turns the field's value into the input's text, the reverse of `parse` (a UTC timestamp into local time). */
+  format?: (value: unknown) => string;
 } & Omit<TextFieldProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'error' | 'inputRef'>;
 
 /** A MUI text field bound to a react-hook-form field; the field's error replaces the help text. */
@@ -14,6 +16,7 @@ export function FormTextField<T extends FieldValues, C, O>({
   name,
   helperText,
   parse,
+  format,
   ...props
 }: FormTextFieldProps<T, C, O>) {
   return (
@@ -25,7 +28,7 @@ export function FormTextField<T extends FieldValues, C, O>({
           {...field}
           {...props}
           // Optional fields arrive as null from the API; inputs need a string.
-          value={value ?? ''}
+          value={format ? format(value) : (value ?? '')}
           onChange={(event) => onChange(parse ? parse(event.target.value) : event.target.value)}
           inputRef={ref}
           error={Boolean(fieldState.error)}

@@ -1,7 +1,7 @@
 import { limits, messages } from '@petreg/contract';
 import { Delete, PhotoCamera } from '@mui/icons-material';
-import { Alert, Box, Button, Stack, Typography } from '@mui/material';
-import { useState, type DragEvent } from 'react';
+import { Alert, Box, Button, FormHelperText, Stack, Typography } from '@mui/material';
+import { useId, useState, type DragEvent } from 'react';
 
 interface ImageFieldProps {
   /** What the photo is of, e.g. "Pet photo": names the drop area and the preview. */
@@ -12,6 +12,8 @@ interface ImageFieldProps {
   /** What to show for the current value when it is not a new image: the stored photo or the species picture. */
   previewSrc: string;
   disabled?: boolean;
+  /** The form's message about the photo, such as a required photo still missing. */
+  error?: string;
 }
 
 /** Bytes a data URL decodes to, estimated from its base64 length. */
@@ -30,7 +32,8 @@ function readAsDataUrl(file: File): Promise<string> {
 }
 
 /** A photo dropped on the frame or picked from the device; images only (spec 5). */
-export function ImageField({ label, value, onChange, previewSrc, disabled = false }: ImageFieldProps) {
+export function ImageField({ label, value, onChange, previewSrc, disabled = false, error }: ImageFieldProps) {
+  const errorId = useId();
   // Why the last chosen file was refused, or null.
   const [refused, setRefused] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -68,6 +71,7 @@ export function ImageField({ label, value, onChange, previewSrc, disabled = fals
       <Box
         role="group"
         aria-label={label}
+        aria-describedby={error ? errorId : undefined}
         onDragOver={(event) => {
           event.preventDefault();
           if (!disabled) setDragging(true);
@@ -82,7 +86,7 @@ export function ImageField({ label, value, onChange, previewSrc, disabled = fals
           border: 2,
           borderStyle: 'dashed',
           borderRadius: 2,
-          borderColor: dragging ? 'primary.main' : 'divider',
+          borderColor: dragging ? 'primary.main' : error ? 'error.main' : 'divider',
           bgcolor: dragging ? 'action.hover' : 'transparent',
           transition: 'border-color 120ms, background-color 120ms',
         }}
@@ -121,6 +125,11 @@ export function ImageField({ label, value, onChange, previewSrc, disabled = fals
           )}
         </Stack>
       </Box>
+      {error && (
+        <FormHelperText id={errorId} error sx={{ mx: 1.75 }}>
+          {error}
+        </FormHelperText>
+      )}
       {refused && (
         <Alert severity="error" onClose={() => setRefused(null)}>
           {refused}

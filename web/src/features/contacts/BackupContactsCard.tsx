@@ -3,10 +3,6 @@ import { ContactPhone, DeleteOutlined, EditOutlined } from '@mui/icons-material'
 import {
   Avatar,
   Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
   IconButton,
   List,
   ListItem,
@@ -17,6 +13,7 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { toast } from '../../app/toast';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DelayedProgress } from '../../components/DelayedProgress';
 import { EmptyState } from '../../components/EmptyState';
 import { SectionCard } from '../../components/SectionCard';
@@ -86,24 +83,13 @@ export function BackupContactsCard() {
       {editing !== undefined && (
         <BackupContactDialog key={editing?.id ?? 'new'} contact={editing} onClose={() => setEditing(undefined)} />
       )}
-      <Dialog open={deleting !== null} onClose={() => setDeleting(null)} aria-labelledby="delete-contact-text">
-        <DialogContent>
-          <DialogContentText id="delete-contact-text">{messages.deleteConfirm}</DialogContentText>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setDeleting(null)} disabled={remove.isPending}>
-            Cancel
-          </Button>
-          <Button
-            variant="contained"
-            color="error"
-            loading={remove.isPending}
-            onClick={() => deleting && confirmDelete(deleting)}
-          >
-            Confirm
-          </Button>
-        </DialogActions>
-      </Dialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        text={messages.deleteConfirm}
+        pending={remove.isPending}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => deleting && confirmDelete(deleting)}
+      />
     </SectionCard>
   );
 }

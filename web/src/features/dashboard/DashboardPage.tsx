@@ -1,13 +1,13 @@
 import { paths } from '@petreg/contract';
-import { CardGiftcard, LocalHospital } from '@mui/icons-material';
+import { CardGiftcard } from '@mui/icons-material';
 import { Alert, Button, Grid } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
-import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { SectionCard } from '../../components/SectionCard';
 import { useSession } from '../auth/session';
 import { BackupContactsCard } from '../contacts/BackupContactsCard';
 import { PetList } from '../pets/PetList';
+import { YourVetsCard } from '../vets/YourVetsCard';
 
 /** The owner's home: pets, vets and backup contacts (spec 2.3). */
 export function DashboardPage() {
@@ -48,21 +48,7 @@ export function DashboardPage() {
           </SectionCard>
         </Grid>
         <Grid size={{ xs: 12, md: 6 }}>
-          <SectionCard
-            title="Your Vets"
-            action={
-              <Button component={RouterLink} to={paths.clientAddVet} variant="contained" size="small">
-                Add a vet
-              </Button>
-            }
-          >
-            {/* Linking vets arrives with the vet search; until then an owner has none. */}
-            <EmptyState
-              icon={<LocalHospital />}
-              title="No vets yet"
-              hint="Link your veterinarian so their number is at hand in an emergency."
-            />
-          </SectionCard>
+          <YourVetsCard />
         </Grid>
         <Grid size={{ xs: 12, md: 6 }}>
           <BackupContactsCard />

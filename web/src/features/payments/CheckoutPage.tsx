@@ -35,9 +35,8 @@ function Checkout({ sessionId }: { sessionId: string }) {
     );
   }
   if (!order.data) return <CenteredSpinner />;
-  if (order.data.status === 'complete') {
-    return <Navigate to={`${paths.petRegistrationComplete}?session_id=${encodeURIComponent(sessionId)}`} replace />;
-  }
+  // Paid already (a second tab, the back button): on to where paying leads, the Thank You or alert sent page.
+  if (order.data.status === 'complete') return <Navigate to={order.data.successUrl} replace />;
   if (order.data.status === 'canceled') return <Navigate to={order.data.cancelUrl} replace />;
 
   return (
@@ -81,7 +80,7 @@ function OrderSummary({ order }: { order: CheckoutOrder }) {
         Order summary
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 2.5 }}>
-        Protection for <strong>{order.petName}</strong>
+        For <strong>{order.petName}</strong>
       </Typography>
       <Stack spacing={2}>
         <SummaryLine

@@ -37,6 +37,7 @@ import {
 } from '@mui/material';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import { allErrors, firstError } from '../../app/api';
+import { recordId } from '../../app/params';
 import { CenteredSpinner } from '../../components/CenteredSpinner';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
@@ -74,8 +75,8 @@ export function ClientPetCheckoutPage() {
 }
 
 function PlanSelectionFor({ petFlow }: { petFlow: boolean }) {
-  const id = Number(useParams().id);
-  if (!Number.isInteger(id) || id <= 0) return <Navigate to={paths.notFound} replace />;
+  const id = recordId(useParams().id);
+  if (id === null) return <Navigate to={paths.notFound} replace />;
   return <PlanSelection key={id} petId={id} petFlow={petFlow} />;
 }
 

@@ -14,86 +14,157 @@ const today = () => toApiDate(new Date()) ?? undefined;
 const optionalDate = (text: string) => text || null;
 const optionalNumber = (text: string) => (text === '' ? null : Number(text));
 
-interface PetFieldsProps {
+/**
+ * The pet fields every pet form holds under the same names (registration, the owner's edit form, the
+ * lost alert form). Each reads the surrounding form through react-hook-form's context.
+ */
+function usePetForm() {
+  return useFormContext<PetRegistrationInput>();
+}
+
+interface FieldProps {
   disabled?: boolean;
+}
+
+export function PetNameField({ disabled = false }: FieldProps) {
+  return <FormTextField control={usePetForm().control} name="name" label="Pet Name" required disabled={disabled} autoComplete="off" />;
+}
+
+export function PetSpeciesField({ disabled = false }: FieldProps) {
+  const { control, setValue } = usePetForm();
+  const staticData = useStaticData();
+  return (
+    <FormSelect
+      control={control}
+      name="speciesId"
+      label="Species"
+      required
+      options={staticData.data?.species}
+      disabled={disabled}
+      // Spec 4: breeds belong to a species; a new species starts the choice again.
+      onValueChange={() => setValue('breeds', [])}
+    />
+  );
+}
+
+/** Up to three breeds of the chosen species, reloaded when the species changes. */
+export function PetBreedsField({ disabled = false, required = false }: FieldProps & { required?: boolean }) {
+  const { control } = usePetForm();
+  const speciesId = useWatch({ control, name: 'speciesId' });
+  const breeds = useBreedsBySpecies(speciesId);
+  const hint = speciesId ? `Up to ${limits.breedsMax}` : 'Choose a species first';
+
+  return (
+    <Controller
+      control={control}
+      name="breeds"
+      render={({ field: { value = [], onChange, onBlur, ref }, fieldState }) => (
+        <Autocomplete
+          multiple
+          options={breeds.data ?? []}
+          value={value}
+          onChange={(_, chosen) => onChange(chosen)}
+          onBlur={onBlur}
+          getOptionLabel={(breed) => breed.name}
+          isOptionEqualToValue={(option, chosen) => option.id === chosen.id}
+          getOptionDisabled={(option) => value.length >= limits.breedsMax && !value.some((b) => b.id === option.id)}
+          loading={breeds.isFetching}
+          disabled={disabled || !speciesId}
+          filterSelectedOptions
+          disableCloseOnSelect
+          renderInput={(params) => (
+            <TextField
+              {...params}
+              inputRef={ref}
+              label="Breeds"
+              required={required}
+              error={Boolean(fieldState.error)}
+              helperText={fieldState.error?.message ?? (disabled ? undefined : hint)}
+            />
+          )}
+        />
+      )}
+    />
+  );
+}
+
+export function PetSexField({ disabled = false, required = false }: FieldProps & { required?: boolean }) {
+  return <FormSelect control={usePetForm().control} name="sex" label="Sex" options={sexes} required={required} disabled={disabled} />;
+}
+
+export function PetDobField({ disabled = false, required = false }: FieldProps & { required?: boolean }) {
+  return (
+    <FormTextField
+      control={usePetForm().control}
+      name="dob"
+      label="Date of Birth"
+      type="date"
+      parse={optionalDate}
+      required={required}
+      disabled={disabled}
+      slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: today() } }}
+    />
+  );
+}
+
+interface PetPhotoFieldProps extends FieldProps {
+  /** The stored photo's address when the pet has one. */
+  storedImageUrl?: string | null;
+  /** Shown under the photo instead of the field's own error, such as the message of a refused send. */
+  error?: string;
+}
+
+/** The pet's photo, dropped or picked; the species' picture stands in until there is one. */
+export function PetPhotoField({ disabled = false, storedImageUrl = null, error }: PetPhotoFieldProps) {
+  const { control } = usePetForm();
+  const speciesId = useWatch({ control, name: 'speciesId' });
+  const speciesName = useStaticData().data?.species.find((s) => s.id === speciesId)?.name;
+  return (
+    <Controller
+      control={control}
+      name="image"
+      render={({ field: { value, onChange }, fieldState }) => (
+        <ImageField
+          label="Pet photo"
+          value={value}
+          onChange={onChange}
+          previewSrc={value && storedImageUrl ? storedImageUrl : speciesImage(speciesName)}
+          disabled={disabled}
+          error={error ?? fieldState.error?.message}
+        />
+      )}
+    />
+  );
+}
+
+interface PetFieldsProps extends FieldProps {
   /** The stored photo's address when the pet has one (edit form). */
   storedImageUrl?: string | null;
 }
 
-/**
- * The pet form's fields (spec 2.4), shared by registration and the owner's edit form. They read the
- * surrounding form through react-hook-form's context; both forms hold these fields under these names.
- */
+/** The pet form's fields (spec 2.4), shared by registration and the owner's edit form. */
 export function PetFields({ disabled = false, storedImageUrl = null }: PetFieldsProps) {
-  const { control, setValue } = useFormContext<PetRegistrationInput>();
-  const [speciesId, chipId, notes] = useWatch({ control, name: ['speciesId', 'chipId', 'notes'] });
+  const { control } = usePetForm();
+  const [chipId, notes] = useWatch({ control, name: ['chipId', 'notes'] });
   const staticData = useStaticData();
-  const breeds = useBreedsBySpecies(speciesId);
-  const speciesName = staticData.data?.species.find((s) => s.id === speciesId)?.name;
-  const breedsHint = speciesId ? `Up to ${limits.breedsMax}` : 'Choose a species first';
 
   return (
     <Grid container spacing={2}>
-      <Section title="Pet details" />
+      <FormSection title="Pet details" />
       <Grid size={{ xs: 12, sm: 6 }}>
-        <FormTextField control={control} name="name" label="Pet Name" required disabled={disabled} autoComplete="off" />
+        <PetNameField disabled={disabled} />
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>
-        <FormSelect
-          control={control}
-          name="speciesId"
-          label="Species"
-          required
-          options={staticData.data?.species}
-          disabled={disabled}
-          // Spec 4: breeds belong to a species; a new species starts the choice again.
-          onValueChange={() => setValue('breeds', [])}
-        />
+        <PetSpeciesField disabled={disabled} />
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>
-        <Controller
-          control={control}
-          name="breeds"
-          render={({ field: { value = [], onChange, onBlur, ref }, fieldState }) => (
-            <Autocomplete
-              multiple
-              options={breeds.data ?? []}
-              value={value}
-              onChange={(_, chosen) => onChange(chosen)}
-              onBlur={onBlur}
-              getOptionLabel={(breed) => breed.name}
-              isOptionEqualToValue={(option, chosen) => option.id === chosen.id}
-              getOptionDisabled={(option) => value.length >= limits.breedsMax && !value.some((b) => b.id === option.id)}
-              loading={breeds.isFetching}
-              disabled={disabled || !speciesId}
-              filterSelectedOptions
-              disableCloseOnSelect
-              renderInput={(params) => (
-                <TextField
-                  {...params}
-                  inputRef={ref}
-                  label="Breeds"
-                  error={Boolean(fieldState.error)}
-                  helperText={fieldState.error?.message ?? (disabled ? undefined : breedsHint)}
-                />
-              )}
-            />
-          )}
-        />
+        <PetBreedsField disabled={disabled} />
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>
-        <FormSelect control={control} name="sex" label="Sex" options={sexes} disabled={disabled} />
+        <PetSexField disabled={disabled} />
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>
-        <FormTextField
-          control={control}
-          name="dob"
-          label="Date of Birth"
-          type="date"
-          parse={optionalDate}
-          disabled={disabled}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: today() } }}
-        />
+        <PetDobField disabled={disabled} />
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>
         <FormTextField
@@ -107,7 +178,7 @@ export function PetFields({ disabled = false, storedImageUrl = null }: PetFields
         />
       </Grid>
 
-      <Section title="Microchip" />
+      <FormSection title="Microchip" />
       <Grid size={{ xs: 12, sm: 6 }}>
         <FormTextField
           control={control}
@@ -137,7 +208,7 @@ export function PetFields({ disabled = false, storedImageUrl = null }: PetFields
         </Grid>
       )}
 
-      <Section title="Health" />
+      <FormSection title="Health" />
       <Grid size={{ xs: 12, sm: 6 }}>
         <FormTextField
           control={control}
@@ -153,21 +224,9 @@ export function PetFields({ disabled = false, storedImageUrl = null }: PetFields
         <FormCheckbox control={control} name="spayedNeutered" label="Spayed/Neutered" disabled={disabled} />
       </Grid>
 
-      <Section title="Photo and notes" />
+      <FormSection title="Photo and notes" />
       <Grid size={12}>
-        <Controller
-          control={control}
-          name="image"
-          render={({ field: { value, onChange } }) => (
-            <ImageField
-              label="Pet photo"
-              value={value}
-              onChange={onChange}
-              previewSrc={value && storedImageUrl ? storedImageUrl : speciesImage(speciesName)}
-              disabled={disabled}
-            />
-          )}
-        />
+        <PetPhotoField disabled={disabled} storedImageUrl={storedImageUrl} />
       </Grid>
       <Grid size={12}>
         <FormTextField
@@ -193,7 +252,8 @@ export function PetFields({ disabled = false, storedImageUrl = null }: PetFields
   );
 }
 
-function Section({ title }: { title: ReactNode }) {
+/** A titled group of fields inside a form's grid. */
+export function FormSection({ title }: { title: ReactNode }) {
   return (
     <Grid size={12} sx={{ '&:not(:first-of-type)': { mt: 1 } }}>
       <Typography variant="subtitle2" component="h3" color="primary" sx={{ textTransform: 'uppercase', letterSpacing: 0.6 }}>

@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   formatPhone,
+  formatPlace,
   messages,
   paths,
   petProfileSchema,
-  toApiDate,
   ui,
   withId,
   type Pet,
@@ -12,7 +12,7 @@ import {
   type PetProfileInput,
   type User,
 } from '@petreg/contract';
-import { Edit, LocalHospital, Person, Verified, WarningAmber } from '@mui/icons-material';
+import { Edit, Person, Verified, WarningAmber } from '@mui/icons-material';
 import {
   Avatar,
   Box,
@@ -27,26 +27,28 @@ import {
   Typography,
 } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { FormProvider, useForm, type DefaultValues } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { allErrors, firstError } from '../../app/api';
+import { recordId } from '../../app/params';
 import { openBillingDashboard } from '../../app/billing';
 import { toast } from '../../app/toast';
 import { CenteredSpinner } from '../../components/CenteredSpinner';
-import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { useSession } from '../auth/session';
 import { PetShortLink } from '../public/PetShortLink';
+import { PetVetsCard } from '../vets/PetVetsCard';
 import { usePet, useUpdatePet, useUpgradeToLifetime } from './api';
 import { coverage, petImage, isRegistered, registrationStatus } from './petDisplay';
 import { PetFields } from './PetFields';
+import { petProfileValues } from './petFormValues';
 import { EditActions } from '../../components/EditActions';
 import { SectionCard } from '../../components/SectionCard';
 
 /** client/pet/update/{id}: the pet's profile, its registration, its owner and vet (spec 2.4). */
 export function PetUpdatePage() {
-  const id = Number(useParams().id);
-  if (!Number.isInteger(id) || id <= 0) return <Navigate to={paths.notFound} replace />;
+  const id = recordId(useParams().id);
+  if (id === null) return <Navigate to={paths.notFound} replace />;
   return <PetUpdate key={id} id={id} />;
 }
 
@@ -81,7 +83,7 @@ function PetUpdate({ id }: { id: number }) {
       <Grid size={{ xs: 12, lg: 4 }}>
         <Stack spacing={3}>
           <OwnerCard user={user} />
-          <VetCard pet={pet.data} />
+          <PetVetsCard pet={pet.data} />
           <PetShortLink pet={pet.data} />
         </Stack>
       </Grid>
@@ -171,28 +173,6 @@ function PetHeader({ pet, user, onAddChip }: { pet: Pet; user: User; onAddChip: 
   );
 }
 
-function formValues(pet: Pet): DefaultValues<PetProfileInput> {
-  const chip = pet.chips[0];
-  return {
-    id: pet.id,
-    name: pet.name,
-    chipId: chip?.chipId ?? '',
-    confirmChip: chip?.chipId ?? '',
-    chipTypeId: chip?.chipTypeId ?? null,
-    speciesId: pet.speciesId ?? undefined,
-    breeds: pet.breeds,
-    sex: pet.sex,
-    dob: toApiDate(pet.dob),
-    lastRabiesVaccine: toApiDate(pet.lastRabiesVaccine),
-    approximateWeight: pet.approximateWeight,
-    spayedNeutered: pet.spayedNeutered,
-    shareContactInfo: pet.shareContactInfo,
-    notes: pet.notes ?? '',
-    // The stored name stands for "keep the photo"; a newly chosen one replaces it with a data URL.
-    image: pet.image,
-  };
-}
-
 interface PetProfileCardProps {
   pet: Pet;
   /** 'addChip': opened from Add a microchip, so the chip field takes the focus. */
@@ -206,7 +186,7 @@ function PetProfileCard({ pet, editing, onEditingChange }: PetProfileCardProps) 
   const update = useUpdatePet();
   const form = useForm<PetProfileInput, unknown, PetProfile>({
     resolver: zodResolver(petProfileSchema),
-    defaultValues: formValues(pet),
+    defaultValues: petProfileValues(pet),
   });
   const { setFocus } = form;
 
@@ -218,7 +198,7 @@ function PetProfileCard({ pet, editing, onEditingChange }: PetProfileCardProps) 
   }, [editing, setFocus, onEditingChange]);
 
   const cancel = () => {
-    form.reset(formValues(pet));
+    form.reset(petProfileValues(pet));
     update.reset();
     onEditingChange(false);
   };
@@ -265,7 +245,7 @@ function PetProfileCard({ pet, editing, onEditingChange }: PetProfileCardProps) 
 /** Who a finder reaches: the owner's details, edited on the profile page. */
 function OwnerCard({ user }: { user: User }) {
   const { firstName, lastName, email, phoneNumber, address1, address2, city, state, zipcode } = user.data;
-  const place = [city, [state?.abbreviation, zipcode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  const place = formatPlace({ city, state: state?.abbreviation, zip: zipcode });
   const address = [address1, address2, place].filter(Boolean);
 
   return (
@@ -299,27 +279,6 @@ function OwnerCard({ user }: { user: User }) {
           </Typography>
         )}
       </Stack>
-    </SectionCard>
-  );
-}
-
-/** The pet's veterinarian; vets are linked on the vet search page. */
-function VetCard({ pet }: { pet: Pet }) {
-  return (
-    <SectionCard
-      title="Veterinarian"
-      avatar={<LocalHospital color="primary" />}
-      footer={
-        <Button component={RouterLink} to={paths.clientAddVet} variant="outlined" size="small">
-          Add a vet
-        </Button>
-      }
-    >
-      <EmptyState
-        icon={<LocalHospital />}
-        title="No vet linked yet"
-        hint={`Link ${pet.name}'s vet so their number is at hand in an emergency.`}
-      />
     </SectionCard>
   );
 }

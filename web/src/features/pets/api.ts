@@ -2,8 +2,8 @@ import type { CreatedPet, NamedItem, Pet, PetProfile, PetRegistration, StaticDat
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, orEmpty } from '../../app/api';
 
-const userPetsKey = ['pet', 'user-pets'] as const;
-const petKey = (id: number) => ['Pet', id] as const;
+export const userPetsKey = ['pet', 'user-pets'] as const;
+export const petKey = (id: number) => ['Pet', id] as const;
 
 /** The owner's pets; a failed fetch shows none (spec 8). */
 export function useUserPets() {
