@@ -4,23 +4,19 @@
 // On PGlite (a temporary folder) and, when DATABASE_URL is given, on that PostgreSQL server (in a
 // database created for the run and dropped after it).
 // Run: npm run bench:alerts   (BENCH_SEND=3000 messages for the throughput by default)
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { and, eq, lte, not } from 'drizzle-orm';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { createMailer } from '../server/src/adapters/mail/index.js';
-import { openDatabase, type DatabaseHandle } from '../server/src/db/client.js';
+import type { DatabaseHandle } from '../server/src/db/client.js';
 import { alertEmails, petAlerts, pets, sites, users } from '../server/src/db/schema.js';
 import { seedStaticData } from '../server/src/db/seed.js';
 import { findZip } from '../server/src/geography.js';
 import { sendAlert } from '../server/src/modules/alerts/dispatch.js';
 import { writeAlertRecipients } from '../server/src/modules/alerts/recipients.js';
 import { sendDueAlertEmails } from '../server/src/worker/alertEmails.js';
-import { seedSites } from './directory.js';
+import { onEachDatabase, seedSites } from './directory.js';
 
 const TARGET_MS = 300;
 /** Dense places a pet goes missing from: Manhattan, the Chicago Loop, downtown Los Angeles. */
@@ -131,35 +127,4 @@ async function measure(label: string, database: DatabaseHandle) {
   );
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'petreg-bench-alerts-'));
-try {
-  const embedded = await openDatabase({ dataDir: join(dataDir, 'db') });
-  try {
-    await measure('PGlite', embedded);
-  } finally {
-    await embedded.close();
-  }
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
-}
-
-const serverUrl = process.env.DATABASE_URL;
-if (serverUrl) {
-  const name = `petreg_bench_${randomUUID().replace(/-/g, '')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  try {
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    const server = await openDatabase({ url: url.toString(), dataDir: null });
-    try {
-      await measure('PostgreSQL server', server);
-    } finally {
-      await server.close();
-    }
-  } finally {
-    await admin.query(`drop database if exists ${name}`);
-    await admin.end();
-  }
-}
+await onEachDatabase('alerts', measure);

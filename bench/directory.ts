@@ -1,7 +1,12 @@
 // The benchmarks' directory of pet-care professionals: 100,000 sites spread over the ZIP centres,
 // denser in ten metro areas, mixed as a real directory is (kinds, sources, alerts on or off, e-mail or none).
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import type { DatabaseHandle } from '../server/src/db/client.js';
+import { openDatabase, type DatabaseHandle } from '../server/src/db/client.js';
 
 export const SITES = 100_000;
 
@@ -45,4 +50,42 @@ export async function seedSites(database: DatabaseHandle) {
     from placed`);
   // Fresh statistics, as autovacuum would gather them after a bulk load (PGlite has no autovacuum).
   await database.db.execute(sql`analyze sites`);
+}
+
+/**
+ * Runs `measure` on PGlite in a temporary folder and, when DATABASE_URL is given, in a database created
+ * on that server for the run and dropped afterwards.
+ */
+export async function onEachDatabase(tag: string, measure: (label: string, database: DatabaseHandle) => Promise<void>) {
+  const dataDir = mkdtempSync(join(tmpdir(), `petreg-bench-${tag}-`));
+  try {
+    const embedded = await openDatabase({ dataDir: join(dataDir, 'db') });
+    try {
+      await measure('PGlite', embedded);
+    } finally {
+      await embedded.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) return;
+  const name = `petreg_bench_${randomUUID().replace(/-/g, '')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  try {
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const server = await openDatabase({ url: url.toString(), dataDir: null });
+    try {
+      await measure('PostgreSQL server', server);
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await admin.query(`drop database if exists ${name}`);
+    await admin.end();
+  }
 }

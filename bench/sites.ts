@@ -3,17 +3,13 @@
 // metro areas. Times it from dense ZIP codes on PGlite (a temporary folder) and, when DATABASE_URL is
 // given, on that PostgreSQL server (in a database created for the run and dropped after it).
 // Run: npm run bench:sites   (BENCH_RUNS=200 by default)
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
-import { openDatabase, type DatabaseHandle } from '../server/src/db/client.js';
+import type { DatabaseHandle } from '../server/src/db/client.js';
 import { sites } from '../server/src/db/schema.js';
 import { seedStaticData } from '../server/src/db/seed.js';
 import { sitesNear } from '../server/src/geography.js';
-import { seedSites } from './directory.js';
+import { onEachDatabase, seedSites } from './directory.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const RADIUS_MILES = 50;
@@ -55,35 +51,4 @@ async function measure(label: string, database: DatabaseHandle) {
   console.log(`  target p95 < ${TARGET_P95_MS} ms -> ${met ? 'met' : 'NOT met'} (load average ${loadavg()[0]!.toFixed(1)} on ${cores} cores)`);
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'petreg-bench-sites-'));
-try {
-  const embedded = await openDatabase({ dataDir: join(dataDir, 'db') });
-  try {
-    await measure('PGlite', embedded);
-  } finally {
-    await embedded.close();
-  }
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
-}
-
-const serverUrl = process.env.DATABASE_URL;
-if (serverUrl) {
-  const name = `petreg_bench_${randomUUID().replace(/-/g, '')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  try {
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    const server = await openDatabase({ url: url.toString(), dataDir: null });
-    try {
-      await measure('PostgreSQL server', server);
-    } finally {
-      await server.close();
-    }
-  } finally {
-    await admin.query(`drop database if exists ${name}`);
-    await admin.end();
-  }
-}
+await onEachDatabase('sites', measure);

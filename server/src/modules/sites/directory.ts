@@ -18,10 +18,10 @@ import type { Database, Transaction } from '../../db/client.js';
 import { sites } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import { findZip } from '../../geography.js';
+import { toSite, type SiteRow } from './vets.js';
 import type { Session } from '../../plugins/auth.js';
 
 export type AdminSiteValues = z.output<typeof adminSiteSchema>;
-export type SiteRow = typeof sites.$inferSelect;
 export type SiteDirectory = ReturnType<typeof createSiteDirectory>;
 
 /** The columns the administrators' form and a CSV row set; the rest (place id, photo, rating) belong to the maps service. */
@@ -75,22 +75,8 @@ export async function updateSite(tx: Transaction, session: Session, before: Site
 
 export function toAdminSite(row: SiteRow): AdminSite {
   return {
-    id: row.id,
-    name: row.name,
-    practiceType: row.practiceType as SiteKind,
+    ...toSite(row),
     kind: row.practiceType as SiteKind,
-    logo: row.logo,
-    googlePlaceId: row.googlePlaceId,
-    isActive: row.isActive,
-    phoneNumber: row.phoneNumber,
-    address1: row.address1,
-    city: row.city,
-    state: row.state,
-    zipCode: row.zipCode,
-    url: row.url,
-    imageUrl: row.imageUrl,
-    rating: row.rating === null ? null : Number(row.rating),
-    reviewsCount: row.reviewsCount,
     email: row.email,
     receivesAlerts: row.receivesAlerts,
     source: row.source as SiteSource,

@@ -18,7 +18,8 @@ import { sites } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
 import { findZips } from '../../geography.js';
 import type { Session } from '../../plugins/auth.js';
-import { directoryValues, sameDirectoryValues, updateSite, type AdminSiteValues, type DirectoryValues, type SiteRow } from './directory.js';
+import { directoryValues, sameDirectoryValues, updateSite, type AdminSiteValues, type DirectoryValues } from './directory.js';
+import type { SiteRow } from './vets.js';
 
 type Column = (typeof siteCsvColumns)[number];
 type Cells = Record<Column, string>;
