@@ -66,13 +66,9 @@ export interface SiteFilter {
   receivesAlerts?: boolean;
   kinds?: readonly SiteKind[];
   sources?: readonly SiteSource[];
-  limit?: number;
 }
 
-/**
- * A site found around a point: what an alert needs to reach it, and its distance in miles. Lean on
- * purpose: a radius may hold thousands of sites, and each column costs on the way out.
- */
+/** A site found around a point, and its distance in miles. */
 export interface SiteNear {
   id: number;
   name: string;
@@ -83,10 +79,10 @@ export interface SiteNear {
 /**
  * Which sites lie within `miles` of a centre, as a condition over the sites table, with their
  * distance in meters: active ones the filter keeps, earth_box narrowing through the sites' GiST index
- * and the great-circle distance deciding. sitesNear reads them; an alert writes its recipients from
- * them in one statement.
+ * and the great-circle distance deciding. sitesNear reads the nearest of them; an alert writes its
+ * recipients from all of them in one statement.
  */
-export function sitesWithin(centre: { latitude: number; longitude: number }, miles: number, filter: Omit<SiteFilter, 'limit'> = {}) {
+export function sitesWithin(centre: { latitude: number; longitude: number }, miles: number, filter: SiteFilter = {}) {
   const meters = miles * METERS_PER_MILE;
   const distance = greatCircleMeters(centre, sites);
   const where = and(
@@ -101,27 +97,18 @@ export function sitesWithin(centre: { latitude: number; longitude: number }, mil
 }
 
 /**
- * The active sites within `miles` of the origin, nearest first; none when the origin is an unknown
- * ZIP (see sitesWithin).
+ * The nearest `limit` active sites within `miles` of the origin, nearest first; none when the origin
+ * is an unknown ZIP (see sitesWithin).
  */
-export async function sitesNear(db: Database, origin: Origin, miles: number, filter: SiteFilter = {}): Promise<SiteNear[]> {
+export async function sitesNear(db: Database, origin: Origin, miles: number, filter: SiteFilter & { limit: number }): Promise<SiteNear[]> {
   const centre = 'zip' in origin ? await findZip(db, origin.zip) : origin;
   if (!centre) return [];
   const { where, distance } = sitesWithin(centre, miles, filter);
-  const found = db
-    .select({ id: sites.id, name: sites.name, email: sites.email, meters: sql<number>`${distance}`.as('meters') })
+  const rows = await db
+    .select({ id: sites.id, name: sites.name, email: sites.email, meters: distance })
     .from(sites)
     .where(where)
-    .$dynamic();
-  // The list is ordered as it is gathered; the sites themselves need an order only to keep the nearest.
-  const near = (filter.limit === undefined ? found : found.orderBy(distance, sites.id).limit(filter.limit)).as('near');
-  // Thousands of sites cost more on their way out than in the query (PGlite reads every field of
-  // every row in JavaScript): they come as one JSON list, parsed at once.
-  const [row] = await db
-    .select({
-      list: sql<[number, string, string | null, number][]>`coalesce(json_agg(json_build_array(${near.id}, ${near.name}, ${near.email}, ${near.meters}) order by ${near.meters}, ${near.id}), '[]')`,
-    })
-    .from(near);
-  // An aggregate answers one row, of an empty list when nothing is near.
-  return row!.list.map(([id, name, email, meters]) => ({ id, name, email, miles: meters / METERS_PER_MILE }));
+    .orderBy(distance, sites.id)
+    .limit(filter.limit);
+  return rows.map(({ meters, ...site }) => ({ ...site, miles: meters / METERS_PER_MILE }));
 }
