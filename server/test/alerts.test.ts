@@ -1,6 +1,7 @@
 import {
   messages,
   type AlertLocation,
+  type AuthResult,
   type EmailStats,
   type Pet,
   type PetAlert,
@@ -10,6 +11,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertEmails, checkoutSessions, emailUnsubscribes, mailOutbox, petAlerts, pets, sitePets, users } from '../src/db/schema.js';
 import { createMailer, type Mailer, type MailMessage } from '../src/adapters/mail/index.js';
+import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { sendDueAlertEmails } from '../src/worker/alertEmails.js';
 import { alertKit, alertMailSettings } from './alertKit.js';
 import { call, createTestApp, readOutbox, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
@@ -144,6 +146,7 @@ describe('POST petalert/send-mail-from-pet-alert', () => {
     expect(await recipientsOf(alert.id)).toContain(near.email);
     const checkouts = await db().select().from(checkoutSessions).where(eq(checkoutSessions.petId, pet.id));
     expect(checkouts.filter((c) => c.alertId !== null)).toEqual([]);
+    expect(alert.name).toBe(pet.name);
     const confirmations = await db().select().from(mailOutbox).where(eq(mailOutbox.recipient, owner.user.data.email));
     const confirmation = confirmations.find((m) => m.subject === 'Your lost pet alert for Biscuit was sent')!;
     expect(confirmation.text).toContain("It was sent at no charge: Biscuit's protection plan includes alerts.");
@@ -223,6 +226,23 @@ describe('paying for the alert sends it: the fan-out', () => {
     expect(sent.status).toBe(409);
   });
 
+  it('cancels the checkout of an alert that goes out free once the pet became covered', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const chipped = await registerPet(ctx.app, owner.token, uniqueChip());
+    const pet = (await call<Pet>(ctx.app, 'PUT', 'Pet/pet-profile', { token: owner.token, body: await profileOf(chipped) })).body.result!;
+    const unpaid = await sendAlert(owner.token, pet.id);
+    expect(unpaid.body.result!.location).toMatch(/\/checkout\/cs_local_/);
+
+    await call(ctx.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: pet.id, planId: yearly } });
+    const plan = await call<{ location: string }>(ctx.app, 'GET', `checkout/stripe-subscription/${pet.id}?petFlow=false&isTagSelected=false`, { token: owner.token });
+    expect((await payCheckout(owner.token, plan.body.result!.location)).status).toBe(200);
+    expect((await sendAlert(owner.token, pet.id)).body.result).toEqual({ location: `/client/add-alert/${pet.id}/sent` });
+
+    const [stale] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionIdOf(unpaid.body.result!.location)));
+    expect(stale!.status).toBe('canceled');
+    expect((await payCheckout(owner.token, unpaid.body.result!.location)).status).toBe(409);
+  });
+
   it('keeps the alert price out of the protection plans', async () => {
     const { body } = await call<{ plans: { planId: string }[] }>(ctx.app, 'GET', 'pet/plans');
     expect(body.result!.plans.map((p) => p.planId)).toEqual(['yearly', 'lifetime']);
@@ -298,6 +318,8 @@ describe('the alert e-mails, stats and unsubscribing', () => {
     expect(await stats(token, alert.id)).toEqual({ counted, delivered: counted - 1, opened: 1, bounced: 1, automaticOpens: 1 });
     const unknown = await ctx.app.inject({ method: 'GET', url: `/api/v2/email/open/00000000-0000-4000-8000-000000000000.gif` });
     expect(unknown.statusCode).toBe(200);
+    // Not a UUID, though of its length and letters: refused before the database is asked.
+    expect((await ctx.app.inject({ method: 'GET', url: `/api/v2/email/open/${'a'.repeat(36)}.gif` })).statusCode).toBe(400);
 
     const stranger = await signUpOwner(ctx.app);
     expect((await call(ctx.app, 'GET', `email/${alert.id}/getEmailStats`, { token: stranger.token })).status).toBe(403);
@@ -419,6 +441,20 @@ describe('PUT pet/mark-as-found', () => {
     const paid = await payCheckout(token, sent.body.result!.location);
     expect(paid.status).toBe(409);
     expect((await db().select().from(petAlerts).where(eq(petAlerts.petId, pet.id)))[0]!.status).toBe('found');
+    // Never announced as lost: the pet is not shown as Found either, only no longer missing.
+    const [row] = await db().select().from(pets).where(eq(pets.id, pet.id));
+    expect(row).toMatchObject({ foundDate: null, missingDate: null, zipCode: null, incidentDescription: null });
+    expect(row!.status).not.toBe('found');
+  });
+
+  it("lets an administrator read and end another owner's alert", async () => {
+    const { token, pet } = await ownerWithLostPet();
+    const alert = await sendAndPay(token, pet.id);
+    await ensureAdministrator(db(), { email: 'alerts-admin@example.com', password: 'Admin#Pass1' });
+    const admin = (await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email: 'alerts-admin@example.com', password: 'Admin#Pass1' } })).body.result!;
+    expect((await call<PetAlert>(ctx.app, 'GET', `petalert/alerts/bypet/${pet.id}`, { token: admin.token })).body.result).toMatchObject({ id: alert.id, name: 'Biscuit' });
+    expect((await call(ctx.app, 'GET', `email/${alert.id}/getEmailStats`, { token: admin.token })).status).toBe(200);
+    expect((await call(ctx.app, 'PUT', `pet/mark-as-found/${pet.id}`, { token: admin.token })).status).toBe(200);
   });
 
   it('thanks a recipient whose alert the mail server was taking while the pet was marked found', async () => {

@@ -8,11 +8,9 @@ import type { Database } from '../db/client.js';
 import { alertEmails, breeds, emailUnsubscribes, petAlerts, petBreeds, pets, shortLinks, species, zipCodes } from '../db/schema.js';
 import { alertEmail, foundEmail, type AlertedPet } from '../modules/alerts/emails.js';
 import { formatLocalTime } from '../modules/alerts/localTime.js';
-import { claimDue, failedAttempt, forEachLimited } from './outbox.js';
+import { claimDue, failedAttempt, forEachLimited, SERVER_PAUSE_MS } from './outbox.js';
 
 const BATCH = 200;
-/** How long the queue waits for a mail server that was out of reach. */
-const SERVER_PAUSE_MS = 60_000;
 /**
  * Messages in flight at once. The SMTP transport pools 5 connections (nodemailer's default); about
  * three messages a connection keep each busy while the last answer and the database mark are on
@@ -42,6 +40,7 @@ type AlertEmailRow = typeof alertEmails.$inferSelect;
 export function alertMessageWriter(settings: AlertMailSettings) {
   const replyAddress = addressparser(settings.mailFrom, { flatten: true })[0]?.address;
   const api = `${settings.publicUrl}${API_BASE}/email`;
+  const host = new URL(settings.publicUrl).hostname;
   return (row: Pick<AlertEmailRow, 'kind' | 'token' | 'recipient'>, alert: AlertedPet): MailMessage => {
     const unsubscribeUrl = `${api}/unsubscribe/${row.token}`;
     const content =
@@ -51,6 +50,7 @@ export function alertMessageWriter(settings: AlertMailSettings) {
     const mailto = replyAddress ? `, <mailto:${replyAddress}?subject=unsubscribe%20${row.token}>` : '';
     return {
       to: row.recipient,
+      messageId: `<${row.token}@${host}>`,
       ...content,
       headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>${mailto}`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
     };
@@ -126,6 +126,9 @@ export async function sendDueAlertEmails(db: Database, mailer: Mailer, settings:
   const run: AlertSendRun = { delivered: 0, bounced: 0, retried: 0, waiting: 0, canceled: 0 };
   let serverDown = false;
   const message = alertMessageWriter(settings);
+  // `now` starts the run's clock; a long run's claims, waits and retries are timed as it goes on.
+  const started = Date.now();
+  const clock = () => new Date(now.getTime() + Date.now() - started);
 
   /**
    * Marks the row delivered, in one statement. The alert is read under a shared lock, so marking the
@@ -137,7 +140,7 @@ export async function sendDueAlertEmails(db: Database, mailer: Mailer, settings:
       with alert as (select ${petAlerts.status} as status from ${petAlerts} where ${petAlerts.id} = ${row.alertId} for share),
       delivered as (
         update ${alertEmails} set status = 'delivered', attempts = ${attempts}, delivered_at = now(), last_error = null
-        where ${alertEmails.id} = ${row.id}
+        where ${alertEmails.id} = ${row.id} and ${alertEmails.status} = 'sending'
         returning alert_id, kind, site_id, recipient
       )
       insert into ${alertEmails} (alert_id, kind, site_id, recipient)
@@ -153,7 +156,7 @@ export async function sendDueAlertEmails(db: Database, mailer: Mailer, settings:
     if (rows.length === 0) return;
     await db
       .update(alertEmails)
-      .set({ status: 'pending', nextAttemptAt: new Date(now.getTime() + SERVER_PAUSE_MS), ...(lastError && { lastError }) })
+      .set({ status: 'pending', nextAttemptAt: new Date(clock().getTime() + SERVER_PAUSE_MS), ...(lastError && { lastError }) })
       .where(inArray(alertEmails.id, rows.map((r) => r.id)));
   }
 
@@ -171,7 +174,7 @@ export async function sendDueAlertEmails(db: Database, mailer: Mailer, settings:
         await release([row], String(error).slice(0, 500));
         run.waiting++;
       } else {
-        await db.update(alertEmails).set(failedAttempt(attempts, error, now)).where(eq(alertEmails.id, row.id));
+        await db.update(alertEmails).set(failedAttempt(attempts, error, clock())).where(eq(alertEmails.id, row.id));
         run.retried++;
       }
       return;
@@ -181,7 +184,7 @@ export async function sendDueAlertEmails(db: Database, mailer: Mailer, settings:
   }
 
   for (;;) {
-    const claimed = await claimDue(db, alertEmails, now, BATCH);
+    const claimed = await claimDue(db, alertEmails, clock(), BATCH);
     if (claimed.length === 0) break;
     const alerts = await readAlerts(db, [...new Set(claimed.map((r) => r.alertId))], settings.publicUrl);
     const unsubscribedRows = await db

@@ -26,7 +26,7 @@ export async function writeAlertRecipients(
     sql`
     with candidates as (
       ${nearby}
-      select ${sites.id}, ${address}
+      select ${sites.id} as site_id, ${address} as recipient
         from ${sitePets} join ${sites} on ${sites.id} = ${sitePets.siteId}
         where ${sitePets.petId} = ${alert.petId} and ${sitePets.deletedAt} is null and ${sites.isActive} and ${address} <> ''
     ),

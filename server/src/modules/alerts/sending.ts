@@ -8,7 +8,7 @@ import type { Session } from '../../plugins/auth.js';
 import { currentChip, hasActiveCover } from '../payments/shared.js';
 import { findOwnedPet } from '../pets/ownership.js';
 import { sendAlert } from './dispatch.js';
-import { openAlertOf, type AlertDeps } from './shared.js';
+import { cancelAlertCheckouts, lockPetAndAlert, type AlertDeps } from './shared.js';
 
 type PetRow = typeof pets.$inferSelect;
 
@@ -37,6 +37,8 @@ export function createAlertSending(deps: AlertDeps) {
     const chip = await currentChip(tx, petId, { lock: true });
     if (!chip || !hasActiveCover(chip)) return false;
     await sendAlert(tx, alertId, { publicUrl, payment: null });
+    // A checkout opened before the pet was covered would charge for what went out free.
+    await cancelAlertCheckouts(tx, alertId);
     return true;
   }
 
@@ -54,12 +56,6 @@ export function createAlertSending(deps: AlertDeps) {
       alertId,
       cancelPath: alertFormPath(pet.id),
     });
-  }
-
-  /** Locks the pet (as every change of its alert, chip or plan does first) and reads its open alert. */
-  async function lockPetAndAlert(tx: Transaction, petId: number) {
-    await tx.select({ id: pets.id }).from(pets).where(eq(pets.id, petId)).for('update');
-    return openAlertOf(tx, petId, { lock: true });
   }
 
   return {
