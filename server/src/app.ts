@@ -34,7 +34,7 @@ import { publicRoutes } from './modules/public/routes.js';
 import { adminSiteRoutes } from './modules/sites/adminRoutes.js';
 import { createMailLog } from './modules/admin/mailLog.js';
 import { mailLogRoutes } from './modules/admin/mailLogRoutes.js';
-import { alertMailSettingsOf } from './worker/alertEmails.js';
+import { alertMailSettingsOf } from './modules/alerts/messages.js';
 import { createSiteDirectory } from './modules/sites/directory.js';
 import { createSiteImport } from './modules/sites/import.js';
 import { createPublicService } from './modules/public/service.js';

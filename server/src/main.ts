@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, resolveJwtSecret } from './config.js';
 import { DatabaseInUseError, openDatabase } from './db/client.js';
 import { seedSampleSites, seedStaticData } from './db/seed.js';
 import { ensureAdministrator } from './modules/users/bootstrap.js';
-import { alertMailSettingsOf } from './worker/alertEmails.js';
+import { alertMailSettingsOf } from './modules/alerts/messages.js';
 import { startWorker } from './worker/index.js';
 
 async function main() {

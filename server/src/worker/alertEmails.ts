@@ -1,13 +1,8 @@
-import { API_BASE, formatPlace, paths } from '@petreg/contract';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import addressparser from 'nodemailer/lib/addressparser';
-import { MailServerUnavailableError, RecipientRefusedError, type Mailer, type MailMessage } from '../adapters/mail/index.js';
-import { imageUrl } from '../adapters/storage/images.js';
-import type { Config } from '../config.js';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { MailServerUnavailableError, RecipientRefusedError, type Mailer } from '../adapters/mail/index.js';
 import type { Database } from '../db/client.js';
-import { alertEmails, breeds, emailUnsubscribes, petAlerts, petBreeds, pets, shortLinks, species, zipCodes } from '../db/schema.js';
-import { alertEmail, foundEmail, type AlertedPet } from '../modules/alerts/emails.js';
-import { formatLocalTime } from '../modules/alerts/localTime.js';
+import { alertEmails, emailUnsubscribes, petAlerts } from '../db/schema.js';
+import { alertMessageWriter, readAlerts, type AlertContext, type AlertMailSettings } from '../modules/alerts/messages.js';
 import { claimDue, failedAttempt, forEachLimited, SERVER_PAUSE_MS } from './outbox.js';
 
 const BATCH = 200;
@@ -18,45 +13,7 @@ const BATCH = 200;
  */
 const CONCURRENCY = 16;
 
-export interface AlertMailSettings {
-  publicUrl: string;
-  supportPhone: string;
-  /** MAIL_FROM: its address takes unsubscribe requests by e-mail (the mailto of List-Unsubscribe). */
-  mailFrom: string;
-}
-
-export const alertMailSettingsOf = (config: Pick<Config, 'publicUrl' | 'support' | 'mailFrom'>): AlertMailSettings => ({
-  publicUrl: config.publicUrl,
-  supportPhone: config.support.phone,
-  mailFrom: config.mailFrom,
-});
-
 type AlertEmailRow = typeof alertEmails.$inferSelect;
-
-/**
- * Writes an alert e-mail row as the message its recipient gets: the alert or the thank-you, with
- * the row's own pixel and one-click unsubscribe address (RFC 8058) and a mailto to MAIL_FROM.
- */
-export function alertMessageWriter(settings: AlertMailSettings) {
-  const replyAddress = addressparser(settings.mailFrom, { flatten: true })[0]?.address;
-  const api = `${settings.publicUrl}${API_BASE}/email`;
-  const host = new URL(settings.publicUrl).hostname;
-  return (row: Pick<AlertEmailRow, 'kind' | 'token' | 'recipient'>, alert: AlertedPet): MailMessage => {
-    const unsubscribeUrl = `${api}/unsubscribe/${row.token}`;
-    const content =
-      row.kind === 'alert'
-        ? alertEmail(alert, { unsubscribeUrl, pixelUrl: `${api}/open/${row.token}.gif`, supportPhone: settings.supportPhone })
-        : foundEmail(alert, { unsubscribeUrl });
-    const mailto = replyAddress ? `, <mailto:${replyAddress}?subject=unsubscribe%20${row.token}>` : '';
-    return {
-      to: row.recipient,
-      messageId: `<${row.token}@${host}>`,
-      ...content,
-      headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>${mailto}`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-    };
-  };
-}
-export type AlertContext = AlertedPet & { status: string };
 
 export interface AlertSendRun {
   delivered: number;
@@ -67,45 +24,6 @@ export interface AlertSendRun {
   waiting: number;
   /** No longer due: the pet was found before it went, or the address unsubscribed. */
   canceled: number;
-}
-
-/** The pets of the alerts in a batch, read once each, as their e-mails describe them. */
-export async function readAlerts(db: Database, alertIds: number[], publicUrl: string): Promise<Map<number, AlertContext>> {
-  const rows = await db
-    .select({ alert: petAlerts, pet: pets, species: species.name, zip: zipCodes, shortCode: shortLinks.code })
-    .from(petAlerts)
-    .innerJoin(pets, eq(pets.id, petAlerts.petId))
-    .leftJoin(species, eq(species.id, pets.speciesId))
-    .leftJoin(zipCodes, eq(zipCodes.zip, petAlerts.zipCode))
-    .leftJoin(shortLinks, eq(shortLinks.petId, pets.id))
-    .where(inArray(petAlerts.id, alertIds));
-  const breedRows = await db
-    .select({ petId: petBreeds.petId, name: breeds.name })
-    .from(petBreeds)
-    .innerJoin(breeds, eq(breeds.id, petBreeds.breedId))
-    .where(inArray(petBreeds.petId, rows.map((r) => r.pet.id)))
-    .orderBy(asc(breeds.name));
-  return new Map(
-    rows.map(({ alert, pet, species: speciesName, zip, shortCode }) => {
-      const photo = imageUrl('pets', pet.image);
-      const profile = shortCode ? `${paths.short}/${shortCode}` : `${paths.petProfiles}/${pet.publicId}`;
-      return [
-        alert.id,
-        {
-          status: alert.status,
-          name: pet.name,
-          species: speciesName,
-          breeds: breedRows.filter((b) => b.petId === pet.id).map((b) => b.name),
-          sex: pet.sex,
-          missingSince: formatLocalTime(alert.missingDate, zip?.state ?? null),
-          place: zip ? formatPlace(zip) : alert.zipCode,
-          incidentDescription: alert.incidentDescription,
-          photoUrl: photo && `${publicUrl}${photo}`,
-          profileUrl: `${publicUrl}${profile}`,
-        },
-      ];
-    }),
-  );
 }
 
 /** An alert e-mail is due while its alert is out, a thank-you once the pet is found; neither to an address that unsubscribed. */

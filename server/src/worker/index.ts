@@ -3,7 +3,8 @@ import type { Mailer } from '../adapters/mail/index.js';
 import type { Database } from '../db/client.js';
 import { loggable } from '../errors.js';
 import { sweepSignInAttempts } from '../modules/users/signIn.js';
-import { sendDueAlertEmails, type AlertMailSettings } from './alertEmails.js';
+import type { AlertMailSettings } from '../modules/alerts/messages.js';
+import { sendDueAlertEmails } from './alertEmails.js';
 import { sendDueMail } from './outbox.js';
 
 const OUTBOX_EVERY_MS = 5000;

@@ -5,7 +5,7 @@ import { queryRows, type Database } from '../../db/client.js';
 import { alertEmails, mailOutbox } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
-import { alertMessageWriter, readAlerts, type AlertMailSettings } from '../../worker/alertEmails.js';
+import { alertMessageWriter, readAlerts, type AlertMailSettings } from '../alerts/messages.js';
 
 export interface MailLogDeps {
   db: Database;
