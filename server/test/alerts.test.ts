@@ -29,6 +29,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const db = () => ctx.database.db;
+const kitAlertOf = async (token: string, petId: number) => (await call<PetAlert>(ctx.app, 'GET', `petalert/alerts/bypet/${petId}`, { token })).body.result!;
 const stats = async (token: string, alertId: number) => (await call<EmailStats>(ctx.app, 'GET', `email/${alertId}/getEmailStats`, { token })).body.result!;
 
 describe('the pet form first: PUT Pet/pet-profile keeps the missing pet details', () => {
@@ -89,9 +90,29 @@ describe('POST petalert/send-mail-from-pet-alert', () => {
     expect(await db().select().from(petAlerts).where(eq(petAlerts.petId, pet.id))).toEqual([]);
   });
 
+  it('refuses, charging nothing, an alert that would reach nobody; the pet\'s own vet is somebody', async () => {
+    const { token, pet } = await ownerWithLostPet();
+    // Nothing takes alerts within 50 miles of Nome, Alaska: only a site without alerts, and one too far.
+    await siteNear('99762', 10, { receivesAlerts: false });
+    await siteNear('99762', 60);
+    const refused = await sendAlert(token, pet.id, { zipCode: '99762' });
+    expect([refused.status, refused.body.errors]).toEqual([400, [messages.alertReachesNobody]]);
+    expect(await db().select().from(petAlerts).where(eq(petAlerts.petId, pet.id))).toEqual([]);
+    expect(await db().select().from(checkoutSessions).where(eq(checkoutSessions.petId, pet.id))).toEqual([]);
+
+    const vet = await siteNear('99762', 300, { receivesAlerts: false });
+    await db().insert(sitePets).values({ siteId: vet.id, petId: pet.id });
+    const sent = await sendAlert(token, pet.id, { zipCode: '99762' });
+    expect(sent.status).toBe(200);
+    expect(await recipientsOf((await kitAlertOf(token, pet.id)).id)).toEqual([]);
+    await payCheckout(token, sent.body.result!.location);
+    expect(await recipientsOf((await kitAlertOf(token, pet.id)).id)).toEqual([vet.email!.toLowerCase()]);
+  });
+
   it("uses the owner's home ZIP when the form sends none", async () => {
     const { token, pet, user } = await ownerWithLostPet();
     await db().update(users).set({ zipcode: '10001-1234' }).where(eq(users.id, user.id));
+    await siteNear('10001', 3);
     expect((await sendAlert(token, pet.id, { zipCode: null })).status).toBe(200);
     const alert = (await call<PetAlert>(ctx.app, 'GET', `petalert/alerts/bypet/${pet.id}`, { token })).body.result!;
     expect(alert).toMatchObject({ zipCode: '10001', place: 'New York, NY 10001', status: 'NEW', sentAt: null });
@@ -108,6 +129,8 @@ describe('POST petalert/send-mail-from-pet-alert', () => {
 
   it('answers the checkout of the alert when the pet has no active protection, and reuses the NEW alert', async () => {
     const { token, pet } = await ownerWithLostPet();
+    await siteNear('63101', 3);
+    await siteNear('10001', 3);
     const first = await sendAlert(token, pet.id);
     expect(first.status).toBe(200);
     expect(first.body.result!.location).toMatch(/^http:\/\/localhost:3000\/checkout\/cs_local_/);
@@ -369,10 +392,11 @@ describe('the alert e-mails, stats and unsubscribing', () => {
     expect(unknown.statusCode).toBe(404);
     expect((await ctx.app.inject({ method: 'GET', url: '/api/v2/email/unsubscribe/not-a-token' })).statusCode).toBe(400);
 
-    // Still pending for this address in another alert: not sent.
+    // The next alert there reaches the others, not this address.
+    const neighbour = await siteNear('02108', 4);
     const other = await ownerWithLostPet();
     const next = await sendAndPay(other.token, other.pet.id, { zipCode: '02108' });
-    expect(await recipientsOf(next.id)).not.toContain(site.email);
+    expect(await recipientsOf(next.id)).toEqual([neighbour.email]);
   });
 });
 

@@ -159,6 +159,8 @@ export const messages = {
   csvRowUnchanged: 'Already in the directory with these details.',
   csvRowFailed: 'This row could not be saved. Please import it again.',
   cardNameTooLong: "The name on the card can't be more than 100 characters long",
+  alertReachesNobody:
+    'No vets, shelters or rescues that take lost pet alerts are listed within 50 miles of this ZIP code yet, so an alert would reach nobody. You have not been charged.',
   alertAlreadySent: 'A lost pet alert for this pet has already been sent. Mark the pet as found before sending a new one.',
   alertNotAwaitingPayment: 'This lost pet alert is no longer waiting for payment.',
 } as const;

@@ -8,6 +8,7 @@ import type { Session } from '../../plugins/auth.js';
 import { currentChip, hasActiveCover } from '../payments/shared.js';
 import { findOwnedPet } from '../pets/ownership.js';
 import { sendAlert } from './dispatch.js';
+import { countAlertRecipients } from './recipients.js';
 import { cancelAlertCheckouts, lockPetAndAlert, type AlertDeps } from './shared.js';
 
 type PetRow = typeof pets.$inferSelect;
@@ -70,7 +71,10 @@ export function createAlertSending(deps: AlertDeps) {
       const [owner] = await db.select({ zipcode: users.zipcode }).from(users).where(eq(users.id, pet.userId));
       const zipCode = lastSeenZip({ homeZipIsLastSeen: !input.zipCode, zipCode: input.zipCode ?? null }, owner!.zipcode);
       if (!zipCode) throw badRequest(messages.zipcodeRequired);
-      if (!(await findZip(db, zipCode))) throw badRequest(messages.zipUnknown);
+      const place = await findZip(db, zipCode);
+      if (!place) throw badRequest(messages.zipUnknown);
+      // Nobody to e-mail: no alert to send, nor to charge for.
+      if ((await countAlertRecipients(db, pet.id, place)) === 0) throw badRequest(messages.alertReachesNobody);
       const details = { missingDate: new Date(input.missingDate), zipCode, incidentDescription: input.incidentDescription };
       const { alertId, sent } = await db.transaction(async (tx) => {
         const open = await lockPetAndAlert(tx, pet.id);
