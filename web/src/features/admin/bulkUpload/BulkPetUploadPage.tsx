@@ -58,7 +58,7 @@ export function BulkPetUploadPage() {
       <PageHeader title="Pet Upload" subtitle="Register a shelter's pets from a CSV file: each to its owner's account, or to the shelter's." />
       <Stack spacing={3} sx={{ maxWidth: 720 }}>
         <SectionCard title="Upload a CSV file">
-          <Stack component="form" spacing={2.5} noValidate onSubmit={submit} aria-label="Upload a CSV file">
+          <Stack component="form" spacing={2.5} noValidate onSubmit={submit}>
             <Typography color="text.secondary">
               One pet a row, with the columns of the template. A row with an owner's email registers the pet to that owner (a new owner is invited by
               email to set a password); a row without registers it to the shelter. Breeds are separated by “{petUploadBreedSeparator}”; dates are
@@ -97,20 +97,14 @@ function UploadSummary({ result }: { result: PetUploadResult }) {
   const downloadUrl = useDownloadUrl(result);
   const { created, skipped, error } = result.counts;
   return (
-    <Alert
-      severity={error > 0 ? 'warning' : 'success'}
-      aria-label="Upload summary"
-      action={
-        downloadUrl && (
-          <Button color="inherit" size="small" startIcon={<Download />} href={downloadUrl} download={result.fileDownloadName} sx={{ whiteSpace: 'nowrap' }}>
-            Result file
-          </Button>
-        )
-      }
-      sx={{ flexWrap: { xs: 'wrap', sm: 'nowrap' }, '& .MuiAlert-action': { pl: { xs: 0, sm: 2 }, ml: { xs: 0, sm: 'auto' } } }}
-    >
+    <Alert severity={error > 0 ? 'warning' : 'success'} aria-label="Upload summary">
       {[plural(created, 'pet registered', 'pets registered'), `${skipped} skipped (already registered)`, plural(error, 'row with errors', 'rows with errors')].join(', ')}
       . The result file gives each row's status and reason.
+      {downloadUrl && (
+        <Button color="inherit" size="small" startIcon={<Download />} href={downloadUrl} download={result.fileDownloadName} sx={{ display: 'flex', mt: 1, width: 'fit-content' }}>
+          Result file
+        </Button>
+      )}
     </Alert>
   );
 }
