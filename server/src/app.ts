@@ -34,6 +34,9 @@ import { petRoutes } from './modules/pets/routes.js';
 import { createPetService } from './modules/pets/service.js';
 import { publicRoutes } from './modules/public/routes.js';
 import { adminSiteRoutes } from './modules/sites/adminRoutes.js';
+import { createMailLog } from './modules/admin/mailLog.js';
+import { mailLogRoutes } from './modules/admin/mailLogRoutes.js';
+import { alertMailSettingsOf } from './worker/alertEmails.js';
 import { createSiteDirectory } from './modules/sites/directory.js';
 import { createSiteImport } from './modules/sites/import.js';
 import { createPublicService } from './modules/public/service.js';
@@ -175,6 +178,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         siteImport: createSiteImport({ db: database.db }),
       });
       await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl }) });
+      await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config) }) });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_BASE },

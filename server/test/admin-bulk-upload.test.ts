@@ -130,6 +130,7 @@ describe('POST admin/bulk-pet-upload', () => {
     const account = (await accountOf(shelter))!;
     expect(account).toMatchObject({ passwordHash: null, roles: ['customer'], isActive: true });
     const [invitation] = await invitationsTo(shelter);
+    expect(invitation!.kind).toBe('invitation');
     expect(invitation!.text).toContain(`/reset-password?email=${encodeURIComponent(shelter)}&code=`);
     expect(await db().$count(passwordResetTokens, and(eq(passwordResetTokens.userId, account.id), isNull(passwordResetTokens.usedAt)))).toBe(1);
 

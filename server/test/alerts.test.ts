@@ -376,8 +376,10 @@ describe('PUT pet/mark-as-found', () => {
     const [row] = await db().select().from(pets).where(eq(pets.id, pet.id));
     expect(row!.status).toBe('found');
     expect(row!.foundDate).toBeInstanceOf(Date);
+    expect(row).toMatchObject({ missingDate: null, zipCode: null, incidentDescription: null });
     const profile = await call<PublicProfile>(ctx.app, 'GET', `pet/pet-profiles/${pet.publicId}`);
-    expect(profile.body.result!.pet).toMatchObject({ foundSince: expect.stringMatching(/ago$/), alertStatus: null });
+    expect(profile.body.result!.pet).toMatchObject({ foundSince: expect.stringMatching(/ago$/), alertStatus: null, missingDate: null });
+    expect(ended).toMatchObject({ zipCode: '80202', missingDate: expect.any(String) });
 
     const rows = await db().select().from(alertEmails).where(and(eq(alertEmails.alertId, alert.id), mine));
     expect(rows.filter((r) => r.kind === 'found').map((r) => r.recipient)).toEqual([got.email]);

@@ -17,3 +17,4 @@ export * from './place.js';
 export * from './site.js';
 export * from './bulkUpload.js';
 export * from './alert.js';
+export * from './mailLog.js';

@@ -117,6 +117,9 @@ export const messages = {
   emailChanged: 'Your email address has been changed.',
   emailChangeLinkInvalid: 'This email confirmation link is invalid or has expired.',
   // Input rules every field shares (fields.ts): what a user reads instead of a schema library's text.
+  mailNotFound: 'This e-mail is not in the mail log.',
+  mailNotFailed: 'Only an e-mail that failed can be sent again.',
+  mailResent: 'The e-mail goes out again within a minute.',
   invalidRequest: 'We could not read this request. Please reload the page and try again.',
   requestTooLarge: 'This request is too large.',
   invalidId: 'This record does not exist.',

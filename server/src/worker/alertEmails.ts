@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import addressparser from 'nodemailer/lib/addressparser';
 import { MailServerUnavailableError, RecipientRefusedError, type Mailer, type MailMessage } from '../adapters/mail/index.js';
 import { imageUrl } from '../adapters/storage/images.js';
+import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { alertEmails, breeds, emailUnsubscribes, petAlerts, petBreeds, pets, shortLinks, species, zipCodes } from '../db/schema.js';
 import { alertEmail, foundEmail, type AlertedPet } from '../modules/alerts/emails.js';
@@ -26,8 +27,36 @@ export interface AlertMailSettings {
   mailFrom: string;
 }
 
+export const alertMailSettingsOf = (config: Pick<Config, 'publicUrl' | 'support' | 'mailFrom'>): AlertMailSettings => ({
+  publicUrl: config.publicUrl,
+  supportPhone: config.support.phone,
+  mailFrom: config.mailFrom,
+});
+
 type AlertEmailRow = typeof alertEmails.$inferSelect;
-type AlertContext = AlertedPet & { status: string };
+
+/**
+ * Writes an alert e-mail row as the message its recipient gets: the alert or the thank-you, with
+ * the row's own pixel and one-click unsubscribe address (RFC 8058) and a mailto to MAIL_FROM.
+ */
+export function alertMessageWriter(settings: AlertMailSettings) {
+  const replyAddress = addressparser(settings.mailFrom, { flatten: true })[0]?.address;
+  const api = `${settings.publicUrl}${API_BASE}/email`;
+  return (row: Pick<AlertEmailRow, 'kind' | 'token' | 'recipient'>, alert: AlertedPet): MailMessage => {
+    const unsubscribeUrl = `${api}/unsubscribe/${row.token}`;
+    const content =
+      row.kind === 'alert'
+        ? alertEmail(alert, { unsubscribeUrl, pixelUrl: `${api}/open/${row.token}.gif`, supportPhone: settings.supportPhone })
+        : foundEmail(alert, { unsubscribeUrl });
+    const mailto = replyAddress ? `, <mailto:${replyAddress}?subject=unsubscribe%20${row.token}>` : '';
+    return {
+      to: row.recipient,
+      ...content,
+      headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>${mailto}`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    };
+  };
+}
+export type AlertContext = AlertedPet & { status: string };
 
 export interface AlertSendRun {
   delivered: number;
@@ -41,7 +70,7 @@ export interface AlertSendRun {
 }
 
 /** The pets of the alerts in a batch, read once each, as their e-mails describe them. */
-async function readAlerts(db: Database, alertIds: number[], publicUrl: string): Promise<Map<number, AlertContext>> {
+export async function readAlerts(db: Database, alertIds: number[], publicUrl: string): Promise<Map<number, AlertContext>> {
   const rows = await db
     .select({ alert: petAlerts, pet: pets, species: species.name, zip: zipCodes, shortCode: shortLinks.code })
     .from(petAlerts)
@@ -96,22 +125,7 @@ function stillDue(row: AlertEmailRow, alert: AlertContext | undefined, unsubscri
 export async function sendDueAlertEmails(db: Database, mailer: Mailer, settings: AlertMailSettings, now = new Date()): Promise<AlertSendRun> {
   const run: AlertSendRun = { delivered: 0, bounced: 0, retried: 0, waiting: 0, canceled: 0 };
   let serverDown = false;
-  const replyAddress = addressparser(settings.mailFrom, { flatten: true })[0]?.address;
-  const api = `${settings.publicUrl}${API_BASE}/email`;
-
-  function message(row: AlertEmailRow, alert: AlertContext): MailMessage {
-    const unsubscribeUrl = `${api}/unsubscribe/${row.token}`;
-    const content =
-      row.kind === 'alert'
-        ? alertEmail(alert, { unsubscribeUrl, pixelUrl: `${api}/open/${row.token}.gif`, supportPhone: settings.supportPhone })
-        : foundEmail(alert, { unsubscribeUrl });
-    const mailto = replyAddress ? `, <mailto:${replyAddress}?subject=unsubscribe%20${row.token}>` : '';
-    return {
-      to: row.recipient,
-      ...content,
-      headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>${mailto}`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-    };
-  }
+  const message = alertMessageWriter(settings);
 
   /**
    * Marks the row delivered, in one statement. The alert is read under a shared lock, so marking the

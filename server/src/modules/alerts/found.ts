@@ -31,7 +31,12 @@ export function createAlertFound({ db }: AlertDeps) {
         if (!alert) throw notFound(messages.noAlertsFound);
         const now = new Date();
         await tx.update(petAlerts).set({ status: 'found', foundAt: now }).where(eq(petAlerts.id, alert.id));
-        await tx.update(pets).set({ status: 'found', foundDate: now, updatedAt: now }).where(eq(pets.id, pet.id));
+        // The pet is home: its public profile stops saying "Last Seen in" and "Lost time" (the alert
+        // keeps when and where it went missing), and the next alert's form starts empty.
+        await tx
+          .update(pets)
+          .set({ status: 'found', foundDate: now, missingDate: null, zipCode: null, incidentDescription: null, updatedAt: now })
+          .where(eq(pets.id, pet.id));
         if (alert.status === 'NEW') {
           // Never sent: its checkout must not send it any more.
           await tx
