@@ -22,6 +22,8 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { AppError, loggable } from './errors.js';
 import { jsonBodyLimit, withImageBodyLimit } from './http.js';
+import { createBulkPetUpload } from './modules/admin/bulkUpload.js';
+import { bulkUploadRoutes } from './modules/admin/bulkUploadRoutes.js';
 import { alertRoutes } from './modules/alerts/routes.js';
 import { createAlertService } from './modules/alerts/service.js';
 import { contactRoutes } from './modules/contacts/routes.js';
@@ -175,6 +177,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         directory: createSiteDirectory({ db: database.db }),
         siteImport: createSiteImport({ db: database.db }),
       });
+      await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl }) });
       await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config) }) });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

@@ -15,6 +15,7 @@ export type MailQueue = (typeof mailQueues)[number];
 export const mailKinds = {
   'password-reset': 'Password reset',
   'email-change': 'E-mail change',
+  invitation: 'Account invitation',
   receipt: 'Payment receipt',
   'alert-sent': 'Alert sent (to the owner)',
   alert: 'Lost pet alert',

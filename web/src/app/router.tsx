@@ -147,6 +147,10 @@ export const router = createBrowserRouter([
           { path: paths.adminDashboard, element: <AdminDashboardPage /> },
           { path: paths.admin, element: <AdminDashboardPage /> },
           { path: paths.adminSites, element: <AdminSitesPage /> },
+          {
+            path: paths.bulkPetUpload,
+            lazy: () => import('../features/admin/bulkUpload/BulkPetUploadPage').then(({ BulkPetUploadPage }) => ({ element: <BulkPetUploadPage /> })),
+          },
           { path: paths.adminSendEmail, element: <MailLogPage /> },
         ],
       },

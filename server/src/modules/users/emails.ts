@@ -39,3 +39,16 @@ export function emailChangedNotice(firstName: string, newEmail: string) {
     html: `<p>Hi ${escapeHtml(firstName)},</p><p>The email address of your pet registry account was changed to ${escapeHtml(newEmail)}. This address will no longer receive messages about your account.</p><p>If you did not make this change, please contact our support at once.</p>`,
   };
 }
+
+/** To an account an administrator opened for its owner (a shelter upload): the link sets its first password. */
+export function invitationEmail(firstName: string, link: string) {
+  return {
+    kind: 'invitation' as const,
+    subject: 'Your pet registry account is ready',
+    text: `Hi ${firstName},\n\nA pet registry account was opened for you, and your pet's details are waiting in it.\nOpen this link within ${INVITATION_DAYS} days to choose your password:\n\n${link}\n\nAfter that, use Forgot password on the sign-in page to get a new link.\n`,
+    html: `<p>Hi ${escapeHtml(firstName)},</p><p>A pet registry account was opened for you, and your pet's details are waiting in it. Open this link within ${INVITATION_DAYS} days to choose your password:</p><p><a href="${escapeHtml(link)}">Choose your password</a></p><p>After that, use Forgot password on the sign-in page to get a new link.</p>`,
+  };
+}
+
+/** How long an invitation's link works: its owner may not read mail every day. */
+export const INVITATION_DAYS = 14;

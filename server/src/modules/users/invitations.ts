@@ -1,0 +1,24 @@
+import { randomBytes } from 'node:crypto';
+import { paths } from '@petreg/contract';
+import type { Transaction } from '../../db/client.js';
+import { mailOutbox, passwordResetTokens } from '../../db/schema.js';
+import { hashToken } from './accounts.js';
+import { INVITATION_DAYS, invitationEmail } from './emails.js';
+
+/**
+ * Invites the owners of accounts an administrator opened (no password yet) to choose a password:
+ * a reset-password link, the same single-use token the forgot-password mail carries but longer
+ * lived, mailed through the outbox in the caller's transaction, so no account is left without it.
+ */
+export async function inviteAccounts(tx: Transaction, publicUrl: string, accounts: readonly { id: number; email: string; firstName: string }[]) {
+  if (accounts.length === 0) return;
+  const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 3600_000);
+  const links = accounts.map((account) => ({ account, token: randomBytes(32).toString('base64url') }));
+  await tx.insert(passwordResetTokens).values(links.map(({ account, token }) => ({ userId: account.id, tokenHash: hashToken(token), expiresAt })));
+  await tx.insert(mailOutbox).values(
+    links.map(({ account, token }) => ({
+      recipient: account.email,
+      ...invitationEmail(account.firstName, `${publicUrl}${paths.resetPassword}?${new URLSearchParams({ email: account.email, code: token })}`),
+    })),
+  );
+}
