@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { constants as zlib } from 'node:zlib';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -112,6 +114,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       },
     },
   });
+  // Answers over 1 KB go compressed to clients that take it: brotli at a quality fast enough to run
+  // on every answer (the built pages and scripts are compressed once, at build time, at the strongest).
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await app.register(rateLimit, {
     global: false,
     allowList: (request) => config.rateLimitAllowList.includes(request.ip),
@@ -189,6 +198,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (serveWeb) {
     await app.register(fastifyStatic, {
       root: webRoot,
+      // The build writes .br and .gz copies beside each file (web/vite.config.ts).
+      preCompressed: true,
       setHeaders: (res, path) => {
         // Vite fingerprints assets; index.html must be re-read so a deploy reaches users at once.
         res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');

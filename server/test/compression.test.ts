@@ -1,0 +1,68 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMailer } from '../src/adapters/mail/index.js';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createTestApp, type TestContext } from './helpers.js';
+
+let ctx: TestContext;
+let app: FastifyInstance;
+let webRoot: string;
+const script = `console.log(${JSON.stringify('a pet registry '.repeat(200))});`;
+const page = `<!doctype html><title>Pet Registry</title>${'<p>lookup</p>'.repeat(200)}`;
+
+/** A built web folder as the Vite build leaves it: each text file with its .br and .gz copies. */
+function writeBuilt(path: string, content: string) {
+  writeFileSync(path, content);
+  writeFileSync(`${path}.br`, brotliCompressSync(content));
+  writeFileSync(`${path}.gz`, gzipSync(content));
+}
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  webRoot = mkdtempSync(join(tmpdir(), 'petreg-web-'));
+  mkdirSync(join(webRoot, 'assets'));
+  writeBuilt(join(webRoot, 'index.html'), page);
+  writeBuilt(join(webRoot, 'assets', 'index-abc123.js'), script);
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: ctx.outboxDir });
+  app = await buildApp({ config, database: ctx.database, mailer: createMailer({ from: config.mailFrom, outboxDir: ctx.outboxDir }), jwtSecret: 'test-secret-test-secret-test-secret!', webRoot });
+});
+afterAll(async () => {
+  await app.close();
+  await ctx.close();
+  rmSync(webRoot, { recursive: true, force: true });
+});
+
+describe('compression', () => {
+  it('sends the precompressed copy of a built asset, immutable, and the plain file to a client that takes none', async () => {
+    const br = await app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers).toMatchObject({ 'content-encoding': 'br', vary: expect.stringMatching(/accept-encoding/i), 'cache-control': 'public, max-age=31536000, immutable' });
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+    const gz = await app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
+    const plain = await app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+  });
+
+  it('sends every screen its page compressed and never cached stale', async () => {
+    const screen = await app.inject({ method: 'GET', url: '/microchip-lookup', headers: { 'accept-encoding': 'br' } });
+    expect(screen.statusCode).toBe(200);
+    expect(screen.headers).toMatchObject({ 'content-encoding': 'br', 'cache-control': 'no-cache' });
+    expect(brotliDecompressSync(screen.rawPayload).toString()).toBe(page);
+  });
+
+  it('compresses JSON answers over 1 KB, and leaves smaller ones as they are', async () => {
+    const states = await app.inject({ method: 'GET', url: '/api/v2/utilities/states', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(states.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(states.rawPayload).toString()).result.length).toBeGreaterThan(50);
+    const health = await app.inject({ method: 'GET', url: '/api/v2/utilities/health-check', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(health.headers['content-encoding']).toBeUndefined();
+    expect(health.json()).toMatchObject({ succeeded: true });
+  });
+});
