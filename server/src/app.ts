@@ -22,6 +22,8 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { AppError, loggable } from './errors.js';
 import { jsonBodyLimit, withImageBodyLimit } from './http.js';
+import { createAdminSearch } from './modules/admin/search.js';
+import { adminSearchRoutes } from './modules/admin/searchRoutes.js';
 import { alertRoutes } from './modules/alerts/routes.js';
 import { createAlertService } from './modules/alerts/service.js';
 import { contactRoutes } from './modules/contacts/routes.js';
@@ -172,6 +174,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         directory: createSiteDirectory({ db: database.db }),
         siteImport: createSiteImport({ db: database.db }),
       });
+      await api.register(adminSearchRoutes, { search: createAdminSearch({ db: database.db }) });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_BASE },
