@@ -20,11 +20,13 @@ export type AdminSearch = ReturnType<typeof createAdminSearch>;
 
 /** Text made only of what people type around a phone number's digits. */
 const phoneLike = /^[\d\s()+.-]+$/;
+/** A complete e-mail address, not part of one. */
+const wholeEmail = /^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i;
 
 /**
  * The (owner, pet) pairs a search term finds, written so each part is served by its index
  * (migration admin_search): a phone typed any way is compared by its last 10 digits, from the area
- * code on (users_phone_digits_idx); text with @ is part of an e-mail; other text is part of an
+ * code on (users_phone_digits_idx); an e-mail address as a whole, or part of one with @; other text is part of an
  * owner's name, an e-mail or a pet's name (trigram indexes). Every pet of a matching owner is listed,
  * with no pet for an owner who has none; and a pet whose name matches.
  */
@@ -35,12 +37,38 @@ function searchHits(term: string): SQL {
   if (phoneLike.test(term) && digits.length >= 3) {
     return everyPetOf(sql`select ${users.id} from ${users} where ${nationalPhoneDigits(users.phoneNumber)} like ${`${digits.slice(-10)}%`}`);
   }
+  // A whole address is looked up as sign-in looks it up (users_email_lower_idx): trigrams common to
+  // every address (@ex, .co) would make the trigram index read most of its entries.
+  if (wholeEmail.test(term)) return everyPetOf(sql`select ${users.id} from ${users} where lower(${users.email}) = ${term.toLowerCase()}`);
   const pattern = containsPattern(term);
   if (term.includes('@')) return everyPetOf(sql`select ${users.id} from ${users} where ${users.email} ilike ${pattern}`);
   return sql`${everyPetOf(
     sql`select ${users.id} from ${users} where ${ownerFullName(users.firstName, users.lastName)} ilike ${pattern} or ${users.email} ilike ${pattern}`,
   )}
     union select ${pets.userId}, ${pets.id} from ${pets} where ${pets.name} ilike ${pattern}`;
+}
+
+/**
+ * One page of the user search. The page is cut from the matches by account and pet id alone (the
+ * newest accounts first), so a common name (thousands of matches) costs a sort of ids; owners' and
+ * pets' details are read for the page's rows only.
+ */
+export function userSearchStatement({ searchTerm, pageNumber }: z.output<typeof adminUserSearchSchema>): SQL {
+  return sql`with hits as (${searchHits(searchTerm)}),
+    page as (
+      select user_id, pet_id, count(*) over () as total from hits
+      order by user_id desc, pet_id nulls first
+      limit ${adminUserSearchPageSize} offset ${(pageNumber - 1) * adminUserSearchPageSize}
+    )
+    select page.total::int as total, page.pet_id, u.id as user_id, u.first_name || ' ' || u.last_name as owner_name, u.email, u.phone_number,
+      concat_ws(', ', nullif(concat_ws(' ', u.address1, u.address2), ''), u.city, nullif(concat_ws(' ', s.abbreviation, u.zipcode), '')) as address,
+      p.name as pet_name, p.deleted_at is not null as pet_removed,
+      (select c.chip_id from ${chips} c where c.pet_id = p.id order by c.removed_at is not null, c.created_at desc limit 1) as chip_id
+    from page
+    join ${users} u on u.id = page.user_id
+    left join ${states} s on s.id = u.state_id
+    left join ${pets} p on p.id = page.pet_id
+    order by page.user_id desc, page.pet_id nulls first`;
 }
 
 interface UserRowRecord {
@@ -77,30 +105,9 @@ export function createAdminSearch(deps: { db: Database }) {
       return { id: match.id, petId: match.petId, chipId: match.chipId, removed: match.deletedAt !== null };
     },
 
-    /** POST Users/SearchUsersByAdmin: owners by name, last name first, then their pets by name; removed pets marked. */
+    /** POST Users/SearchUsersByAdmin: the newest accounts first, each owner's pets in the order they were added; removed pets marked. */
     async users({ searchTerm, pageNumber }: z.output<typeof adminUserSearchSchema>): Promise<AdminUserSearchPage> {
-      const rows = await queryRows<UserRowRecord>(
-        db,
-        sql`with hits as (${searchHits(searchTerm)}),
-          page as (
-            select count(*) over () as total, hits.pet_id, u.id as user_id, u.first_name, u.last_name, u.email, u.phone_number,
-              concat_ws(', ', nullif(concat_ws(' ', u.address1, u.address2), ''), u.city, nullif(concat_ws(' ', s.abbreviation, u.zipcode), '')) as address,
-              p.name as pet_name, p.deleted_at is not null as pet_removed
-            from hits
-            join ${users} u on u.id = hits.user_id
-            left join ${states} s on s.id = u.state_id
-            left join ${pets} p on p.id = hits.pet_id
-            order by lower(u.last_name), lower(u.first_name), u.id, lower(p.name) nulls first, p.id
-            limit ${adminUserSearchPageSize} offset ${(pageNumber - 1) * adminUserSearchPageSize}
-          )
-          select page.total::int as total, page.pet_id, page.user_id, page.first_name || ' ' || page.last_name as owner_name, page.email,
-            page.address, page.phone_number, page.pet_name, page.pet_removed, chip.chip_id
-          from page
-          left join lateral (
-            select c.chip_id from ${chips} c where c.pet_id = page.pet_id order by c.removed_at is not null, c.created_at desc limit 1
-          ) chip on true
-          order by lower(page.last_name), lower(page.first_name), page.user_id, lower(page.pet_name) nulls first, page.pet_id`,
-      );
+      const rows = await queryRows<UserRowRecord>(db, userSearchStatement({ searchTerm, pageNumber }));
       return {
         rows: rows.map((row) => ({
           petId: row.pet_id,
