@@ -72,7 +72,8 @@ export const messages = {
   petMarkedAsFound: 'Pet marked as found',
   // The administrators' search (spec 8, Admin).
   chipSearchNoRecords: 'No Records found',
-  cardSearchNoRecords: 'No records found',
+  // Also the accounts search's empty table.
+  searchNoRecords: 'No records found',
   // Messages the spec does not word; kept plain and consistent with its tone.
   invalidCredentials: 'Invalid email or password',
   accountDeactivated: 'Your account is deactivated. Please contact our support.',

@@ -2,6 +2,9 @@ import { legalDocuments, paths, roleGroups } from '@petreg/contract';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { AdminDashboardPage } from '../features/admin/AdminDashboardPage';
 import { AdminSitesPage } from '../features/admin/AdminSitesPage';
+import { AdminSearchPage } from '../features/admin/search/AdminSearchPage';
+import { AdminUsersPage } from '../features/admin/search/AdminUsersPage';
+import { CardPaymentsPage } from '../features/admin/search/CardPaymentsPage';
 import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
 import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
 import { SignInPage } from '../features/auth/SignInPage';
@@ -146,6 +149,9 @@ export const router = createBrowserRouter([
           { path: paths.adminDashboard, element: <AdminDashboardPage /> },
           { path: paths.admin, element: <AdminDashboardPage /> },
           { path: paths.adminSites, element: <AdminSitesPage /> },
+          { path: paths.adminSearch, element: <AdminSearchPage /> },
+          { path: `${paths.adminUsers}/:searchkey`, element: <AdminUsersPage /> },
+          { path: `${paths.adminStripeSearch}/:searchkey`, element: <CardPaymentsPage /> },
         ],
       },
       { path: paths.notFound, element: <NotFoundPage /> },
