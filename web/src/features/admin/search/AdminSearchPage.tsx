@@ -55,7 +55,7 @@ export function AdminSearchPage() {
           onSearch={(key) => void navigate(withId(paths.adminStripeSearch, key))}
           disabledWhenEmpty
           clean={(text) => text.replace(/\D/g, '').slice(0, 4)}
-          htmlInput={{ inputMode: 'numeric', maxLength: 4, autoComplete: 'off' }}
+          htmlInput={{ inputMode: 'numeric', autoComplete: 'off' }}
         />
       </Box>
     </>

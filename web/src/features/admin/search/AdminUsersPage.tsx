@@ -2,6 +2,7 @@ import { formatPhone, messages, paths, ui, withId, type AdminUserRow } from '@pe
 import { ArrowBack, PersonSearch } from '@mui/icons-material';
 import {
   Alert,
+  Box,
   Button,
   Card,
   Chip,
@@ -52,7 +53,7 @@ export function AdminUsersPage() {
         ) : (
           <>
             <TableContainer
-              sx={{ ...stackedTable(760), maxHeight: ui.searchTableMaxHeight, px: { xs: 1.5, sm: 0 }, pt: { xs: 1.5, sm: 0 }, '& th, & td': { px: 1.5 } }}
+              sx={{ ...stackedTable(600), maxHeight: ui.searchTableMaxHeight, px: { xs: 1.5, sm: 0 }, pt: { xs: 1.5, sm: 0 }, '& th, & td': { px: 1.5 } }}
             >
               <Table stickyHeader aria-label="Accounts found">
                 <TableHead>
@@ -88,8 +89,10 @@ export function AdminUsersPage() {
                         {row.petName ?? '—'}
                         {row.petRemoved && <Chip size="small" label="Removed" variant="outlined" sx={{ ml: 1 }} />}
                       </TableCell>
-                      <TableCell data-label="Chip ID" sx={{ fontFamily: 'monospace' }}>
-                        {row.chipId ?? '—'}
+                      <TableCell data-label="Chip ID">
+                        <Box component="span" sx={{ fontFamily: 'monospace' }}>
+                          {row.chipId ?? '—'}
+                        </Box>
                       </TableCell>
                     </TableRow>
                   ))}

@@ -31,7 +31,7 @@ export function CardPaymentsPage() {
           <EmptyState icon={<CreditCardOff />} title={messages.searchNoRecords} hint="No card payment was made with a card ending in these digits." />
         ) : (
           <TableContainer
-            sx={{ ...stackedTable(760), maxHeight: ui.searchTableMaxHeight, px: { xs: 1.5, sm: 0 }, pt: { xs: 1.5, sm: 0 }, '& th, & td': { px: 1.5 } }}
+            sx={{ ...stackedTable(600), maxHeight: ui.searchTableMaxHeight, px: { xs: 1.5, sm: 0 }, pt: { xs: 1.5, sm: 0 }, '& th, & td': { px: 1.5 } }}
           >
             <Table stickyHeader aria-label="Card payments found">
               <TableHead>
@@ -48,7 +48,7 @@ export function CardPaymentsPage() {
               <TableBody>
                 {payments.data.map((payment, index) => (
                   <TableRow key={payment.paymentIntentId ?? index}>
-                    <TableCell data-label="Card Last 4 Digits" sx={{ fontFamily: 'monospace' }}>
+                    <TableCell data-label="Card Last 4 Digits" sx={{ whiteSpace: 'nowrap' }}>
                       •••• {payment.last4}
                     </TableCell>
                     <TableCell data-label="Created" sx={{ whiteSpace: 'nowrap' }}>
