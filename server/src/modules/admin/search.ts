@@ -31,8 +31,11 @@ const wholeEmail = /^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i;
  * with no pet for an owner who has none; and a pet whose name matches.
  */
 function searchHits(term: string): SQL {
+  // Each owner's pets read through pets_user_idx, owner by owner: left to itself the planner
+  // hash-joins a common name's owners with a scan of every pet (0.3 s in 200,000 pets on PGlite).
+  // OFFSET 0 keeps the lateral subquery from being merged into a plain join.
   const everyPetOf = (owners: SQL) =>
-    sql`select o.id as user_id, p.id as pet_id from (${owners}) o left join ${pets} p on p.user_id = o.id`;
+    sql`select o.id as user_id, p.id as pet_id from (${owners}) o left join lateral (select id from ${pets} where user_id = o.id offset 0) p on true`;
   const digits = term.replace(/\D/g, '');
   if (phoneLike.test(term) && digits.length >= 3) {
     return everyPetOf(sql`select ${users.id} from ${users} where ${nationalPhoneDigits(users.phoneNumber)} like ${`${digits.slice(-10)}%`}`);
