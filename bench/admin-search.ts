@@ -34,7 +34,7 @@ async function measure(label: string, database: DatabaseHandle) {
     database.db,
     sql`select c.chip_id, u.first_name, u.last_name, u.email, u.phone_number, p.name as pet_name
       from pets p join users u on u.id = p.user_id join chips c on c.pet_id = p.id
-      where p.id % ${Math.max(1, Math.floor(PETS / 200))} = 7 limit 200`,
+      where p.id % ${Math.max(1, Math.floor(PETS / 200))} = 7 order by p.id limit 200`,
   );
   const sample = (i: number) => samples[i % samples.length]!;
   const digitsOf = (i: number) => sample(i).phone_number.replace(/\D/g, '').slice(-10);
