@@ -179,7 +179,9 @@ describe('POST Users/SearchUsersByAdmin', () => {
         expect(rows.map((row) => row.userId), `${term} finds ${stored}`).toEqual([user.id]);
       }
       // From the area code on, part of the number is enough.
-      expect((await searchUsers(`(${area}) ${exchange}-${line.slice(0, 2)}`)).body.result!.rows.map((row) => row.userId)).toContain(user.id);
+      for (const part of [`(${area}) ${exchange}-${line.slice(0, 2)}`, `+1 ${area} ${exchange}`]) {
+        expect((await searchUsers(part)).body.result!.rows.map((row) => row.userId), part).toContain(user.id);
+      }
       await ctx.database.db.update(users).set({ phoneNumber: null }).where(eq(users.id, user.id));
     }
   });

@@ -38,7 +38,9 @@ function searchHits(term: string): SQL {
     sql`select o.id as user_id, p.id as pet_id from (${owners}) o left join lateral (select id from ${pets} where user_id = o.id offset 0) p on true`;
   const digits = term.replace(/\D/g, '');
   if (phoneLike.test(term) && digits.length >= 3) {
-    return everyPetOf(sql`select ${users.id} from ${users} where ${nationalPhoneDigits(users.phoneNumber)} like ${`${digits.slice(-10)}%`}`);
+    // No North American area code starts with 1: a leading 1 of a shorter number is the country code.
+    const national = digits.length > 10 ? digits.slice(-10) : digits.replace(/^1/, '');
+    return everyPetOf(sql`select ${users.id} from ${users} where ${nationalPhoneDigits(users.phoneNumber)} like ${`${national}%`}`);
   }
   // A whole address is looked up as sign-in looks it up (users_email_lower_idx): trigrams common to
   // every address (@ex, .co) would make the trigram index read most of its entries.
