@@ -51,7 +51,8 @@ test.describe('[ADMIN][SEARCH]', () => {
     const chipButton = page.getByRole('button', { name: 'Search pet microchip' });
     await expect(chipButton).toBeDisabled();
     await expect(page.getByRole('button', { name: 'Search card payments' })).toBeDisabled();
-    await expect(page.getByRole('button', { name: 'Search accounts' })).toBeEnabled();
+    await page.getByRole('button', { name: 'Search accounts' }).click();
+    await expect(page.getByText('Enter a name, pet name, phone number or email.')).toBeVisible();
 
     await page.getByLabel('Microchip number').fill(randomChip('981'));
     await chipButton.click();
