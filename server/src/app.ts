@@ -26,6 +26,8 @@ import { AppError, loggable } from './errors.js';
 import { jsonBodyLimit, withImageBodyLimit } from './http.js';
 import { createBulkPetUpload } from './modules/admin/bulkUpload.js';
 import { bulkUploadRoutes } from './modules/admin/bulkUploadRoutes.js';
+import { createAdminSearch } from './modules/admin/search.js';
+import { adminSearchRoutes } from './modules/admin/searchRoutes.js';
 import { alertRoutes } from './modules/alerts/routes.js';
 import { createAlertService } from './modules/alerts/service.js';
 import { contactRoutes } from './modules/contacts/routes.js';
@@ -188,6 +190,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       });
       await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl }) });
       await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config) }) });
+      await api.register(adminSearchRoutes, { search: createAdminSearch({ db: database.db }) });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_BASE },

@@ -18,3 +18,4 @@ export * from './site.js';
 export * from './bulkUpload.js';
 export * from './alert.js';
 export * from './mailLog.js';
+export * from './adminSearch.js';

@@ -70,6 +70,10 @@ export const messages = {
   incidentDescriptionTooLong: 'Incident Description cannot exceed 200 characters',
   noAlertsFound: 'No Alerts found for pet',
   petMarkedAsFound: 'Pet marked as found',
+  // The administrators' search (spec 8, Admin).
+  chipSearchNoRecords: 'No Records found',
+  // Also the accounts search's empty table.
+  searchNoRecords: 'No records found',
   // Messages the spec does not word; kept plain and consistent with its tone.
   invalidCredentials: 'Invalid email or password',
   accountDeactivated: 'Your account is deactivated. Please contact our support.',
@@ -174,6 +178,10 @@ export const messages = {
   alertReachesNobody:
     'No vets, shelters or rescues that take lost pet alerts are listed within 50 miles of this ZIP code yet, so an alert would reach nobody. You have not been charged.',
   alertAlreadySent: 'A lost pet alert for this pet has already been sent. Mark the pet as found before sending a new one.',
+  chipSearchRequired: 'Enter a microchip number.',
+  userSearchRequired: 'Enter a name, pet name, phone number or email.',
+  userSearchTooLong: "Search can't be more than 100 characters long",
+  cardLast4Invalid: 'Enter the last 4 digits of the card.',
   alertNotAwaitingPayment: 'This lost pet alert is no longer waiting for payment.',
 } as const;
 

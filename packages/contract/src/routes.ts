@@ -55,6 +55,12 @@ export const paths = {
   admin: '/admin',
   adminDashboard: '/admin-dashboard',
   adminSearch: '/admin-search',
+  /** A pet and its owner as administrators edit them: followed by the pet id. */
+  adminPet: '/admin/pet',
+  /** Accounts found by the administrators' search: followed by the search term. */
+  adminUsers: '/admin/users',
+  /** Card payments found by their last 4 digits: followed by the digits. */
+  adminStripeSearch: '/admin/stripe-search',
   adminSites: '/admin-sites',
   adminSendEmail: '/admin-send-email',
   bulkPetUpload: '/bulk-pet-upload',

@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { MailKind } from '@petreg/contract';
 import {
+  type AnyPgColumn,
   boolean,
   date,
   doublePrecision,
@@ -20,6 +21,15 @@ import {
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
+
+/**
+ * A phone number's last 10 digits, whatever punctuation it was stored or typed with: the national
+ * number of a North American phone. Administrators' search compares phones by it (and its index).
+ */
+export const nationalPhoneDigits = (phone: AnyPgColumn | SQL) => sql`right(regexp_replace(${phone}, '\\D', '', 'g'), 10)`;
+
+/** An owner's name as administrators search it: first and last name, the display name. */
+export const ownerFullName = (firstName: AnyPgColumn, lastName: AnyPgColumn) => sql`(${firstName} || ' ' || ${lastName})`;
 
 export const states = pgTable('states', {
   id: serial('id').primaryKey(),
@@ -75,7 +85,13 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    // Administrators' search (admin-search): part of a name or an e-mail, or a phone from its area code on.
+    index('users_name_trgm_idx').using('gin', sql`${ownerFullName(t.firstName, t.lastName)} gin_trgm_ops`),
+    index('users_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
+    index('users_phone_digits_idx').on(sql`${nationalPhoneDigits(t.phoneNumber)} text_pattern_ops`),
+  ],
 );
 
 /** One row per sign-in; a JWT names its session, so logout and deactivation take effect at once. */
@@ -211,7 +227,11 @@ export const pets = pgTable(
     deletedAt: timestamptz('deleted_at'),
     deletedBy: integer('deleted_by').references(() => users.id),
   },
-  (t) => [index('pets_user_idx').on(t.userId)],
+  (t) => [
+    index('pets_user_idx').on(t.userId),
+    // Administrators find accounts by part of a pet's name.
+    index('pets_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+  ],
 );
 
 export const petBreeds = pgTable(
@@ -241,6 +261,8 @@ export const chips = pgTable(
     // A chip belongs to one pet at a time; a removed chip frees its number.
     uniqueIndex('chips_chip_id_current_idx').on(t.chipId).where(sql`${t.removedAt} is null`),
     index('chips_pet_idx').on(t.petId),
+    // Administrators find a pet by any chip it carried, removed ones too.
+    index('chips_chip_id_idx').on(t.chipId),
   ],
 );
 

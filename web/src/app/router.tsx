@@ -3,6 +3,9 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { AdminDashboardPage } from '../features/admin/AdminDashboardPage';
 import { AdminSitesPage } from '../features/admin/AdminSitesPage';
 import { MailLogPage } from '../features/admin/MailLogPage';
+import { AdminSearchPage } from '../features/admin/search/AdminSearchPage';
+import { AdminUsersPage } from '../features/admin/search/AdminUsersPage';
+import { CardPaymentsPage } from '../features/admin/search/CardPaymentsPage';
 import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
 import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
 import { SignInPage } from '../features/auth/SignInPage';
@@ -152,6 +155,9 @@ export const router = createBrowserRouter([
             lazy: () => import('../features/admin/bulkUpload/BulkPetUploadPage').then(({ BulkPetUploadPage }) => ({ element: <BulkPetUploadPage /> })),
           },
           { path: paths.adminSendEmail, element: <MailLogPage /> },
+          { path: paths.adminSearch, element: <AdminSearchPage /> },
+          { path: `${paths.adminUsers}/:searchkey`, element: <AdminUsersPage /> },
+          { path: `${paths.adminStripeSearch}/:searchkey`, element: <CardPaymentsPage /> },
         ],
       },
       { path: paths.notFound, element: <NotFoundPage /> },

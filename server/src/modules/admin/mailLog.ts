@@ -2,6 +2,7 @@ import { mailLogPageSize, messages, type MailKind, type MailLogEntry, type MailL
 import { eq, sql } from 'drizzle-orm';
 import { recordAudit } from '../../db/audit.js';
 import { queryRows, type Database } from '../../db/client.js';
+import { containsPattern } from '../../db/like.js';
 import { alertEmails, mailOutbox } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
@@ -119,8 +120,7 @@ export function createMailLog({ db, alertMail }: MailLogDeps) {
   return {
     /** GET admin/mail: newest first, a page at a time; the query matches part of the recipient's address. */
     async list(query: { query?: string; page: number }): Promise<MailLogPage> {
-      const pattern = query.query ? `%${query.query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-      const where = pattern ? sql`where lower(recipient) like ${pattern}` : sql``;
+      const where = query.query ? sql`where recipient ilike ${containsPattern(query.query)}` : sql``;
       const [counted] = await queryRows<{ total: number }>(db, sql`select count(*)::integer as total from (${loggedMail}) mail ${where}`);
       const rows = await queryRows<LoggedMailRow>(
         db,

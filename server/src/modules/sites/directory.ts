@@ -15,6 +15,7 @@ import { and, asc, count, desc, eq, ilike, like, sql, type SQL } from 'drizzle-o
 import type { z } from 'zod';
 import { recordAudit } from '../../db/audit.js';
 import type { Database, Transaction } from '../../db/client.js';
+import { containsPattern } from '../../db/like.js';
 import { sites } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import { findZip } from '../../geography.js';
@@ -88,7 +89,6 @@ export function toAdminSite(row: SiteRow): AdminSite {
 
 /** The text the trigram index (sites_search_trgm_idx) is built on: written the same, so the index serves it. */
 const searchText = sql`(${sites.name} || ' ' || coalesce(${sites.address1}, '') || ' ' || coalesce(${sites.city}, ''))`;
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
  * Which sites a search names: digits are the start of a ZIP, text with @ part of an e-mail, other
@@ -98,8 +98,8 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 function searchCondition(query: string | undefined): SQL | undefined {
   if (!query) return undefined;
   if (/^\d{1,5}$/.test(query)) return like(sites.zipCode, `${query}%`);
-  if (query.includes('@')) return ilike(sites.email, likePattern(query));
-  return sql`${searchText} ilike ${likePattern(query)}`;
+  if (query.includes('@')) return ilike(sites.email, containsPattern(query));
+  return sql`${searchText} ilike ${containsPattern(query)}`;
 }
 
 /** The administrators' directory of sites: every site, active or not, whatever its source. */
