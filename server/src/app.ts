@@ -22,6 +22,10 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { AppError, loggable } from './errors.js';
 import { jsonBodyLimit, withImageBodyLimit } from './http.js';
+import { adminRecordRoutes } from './modules/admin/recordRoutes.js';
+import { createAdminRecords } from './modules/admin/records.js';
+import { createPetRemoval } from './modules/admin/removal.js';
+import { createPetTransfer } from './modules/admin/transfer.js';
 import { alertRoutes } from './modules/alerts/routes.js';
 import { createAlertService } from './modules/alerts/service.js';
 import { contactRoutes } from './modules/contacts/routes.js';
@@ -171,6 +175,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(adminSiteRoutes, {
         directory: createSiteDirectory({ db: database.db }),
         siteImport: createSiteImport({ db: database.db }),
+      });
+      await api.register(adminRecordRoutes, {
+        records: createAdminRecords({ db: database.db, petService: pets, accounts: users, sessions: app.sessions }),
+        transfers: createPetTransfer({ db: database.db, accounts: users, publicUrl: config.publicUrl }),
+        removals: createPetRemoval({ db: database.db, accounts: users }),
       });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

@@ -16,3 +16,4 @@ export * from './payment.js';
 export * from './place.js';
 export * from './site.js';
 export * from './alert.js';
+export * from './adminRecords.js';

@@ -158,5 +158,14 @@ export const messages = {
   cardNameTooLong: "The name on the card can't be more than 100 characters long",
   alertAlreadySent: 'A lost pet alert for this pet has already been sent. Mark the pet as found before sending a new one.',
   alertNotAwaitingPayment: 'This lost pet alert is no longer waiting for payment.',
+  // The administrator's pet record (admin/pet/:id), spec 2.7 and 8.
+  userUpdated: 'User Updated',
+  noRecordFound: 'No record found',
+  petSaved: 'The pet has been saved successfully',
+  petDeleted: 'Pet deleted',
+  emailsDoNotMatch: "Emails don't match",
+  petAlreadyOwned: 'This pet already belongs to this account.',
+  petTransferred: 'The pet has been transferred.',
+  transferAccountInactive: "The new owner's account is disabled. Enable it before transferring the pet.",
 } as const;
 

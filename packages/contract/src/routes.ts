@@ -55,6 +55,8 @@ export const paths = {
   admin: '/admin',
   adminDashboard: '/admin-dashboard',
   adminSearch: '/admin-search',
+  /** An administrator's pet record: followed by the pet id (`withId(paths.adminPet, 7)`). */
+  adminPet: '/admin/pet',
   adminSites: '/admin-sites',
   adminSendEmail: '/admin-send-email',
   bulkPetUpload: '/bulk-pet-upload',

@@ -35,3 +35,15 @@ export function emailChangedNotice(firstName: string, newEmail: string) {
     html: `<p>Hi ${escapeHtml(firstName)},</p><p>The email address of your pet registry account was changed to ${escapeHtml(newEmail)}. This address will no longer receive messages about your account.</p><p>If you did not make this change, please contact our support at once.</p>`,
   };
 }
+
+/**
+ * To an address an administrator gave a pet to, with no account yet: the account is made for them
+ * and this link sets its password (the reset-password page).
+ */
+export function invitationEmail(link: string, days: number, reason: string) {
+  return {
+    subject: 'Your pet registry account is ready',
+    text: `Hello,\n\n${reason}\nWe opened a pet registry account for this address. Open this link within ${days} days to choose your password:\n\n${link}\n\nAfter that, sign in with this address to see your pet, its microchip and its protection.\nIf the link has expired, use "Forgot password" on the sign-in page.\n`,
+    html: `<p>Hello,</p><p>${escapeHtml(reason)}</p><p>We opened a pet registry account for this address. Open this link within ${days} days to choose your password:</p><p><a href="${escapeHtml(link)}">Choose your password</a></p><p>After that, sign in with this address to see your pet, its microchip and its protection. If the link has expired, use "Forgot password" on the sign-in page.</p>`,
+  };
+}
