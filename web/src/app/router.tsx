@@ -146,6 +146,10 @@ export const router = createBrowserRouter([
           { path: paths.adminDashboard, element: <AdminDashboardPage /> },
           { path: paths.admin, element: <AdminDashboardPage /> },
           { path: paths.adminSites, element: <AdminSitesPage /> },
+          {
+            path: `${paths.adminPet}/:id`,
+            lazy: () => import('../features/admin/records/AdminPetPage').then(({ AdminPetPage }) => ({ element: <AdminPetPage /> })),
+          },
         ],
       },
       { path: paths.notFound, element: <NotFoundPage /> },
