@@ -178,8 +178,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       });
       await api.register(adminRecordRoutes, {
         records: createAdminRecords({ db: database.db, petService: pets, accounts: users, sessions: app.sessions }),
-        transfers: createPetTransfer({ db: database.db, accounts: users, publicUrl: config.publicUrl }),
-        removals: createPetRemoval({ db: database.db, accounts: users }),
+        transfers: createPetTransfer({ db: database.db, accounts: users, payments, publicUrl: config.publicUrl, log: app.log }),
+        removals: createPetRemoval({ db: database.db, accounts: users, payments, log: app.log }),
       });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

@@ -11,7 +11,7 @@ import {
 } from '@petreg/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, chips, mailOutbox, pets, sitePets, sites, userSessions, users } from '../src/db/schema.js';
+import { auditLog, checkoutSessions, chips, mailOutbox, pets, sitePets, sites, userSessions, users } from '../src/db/schema.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { call, createTestApp, registerPet, signUpOwner, uniqueChip, uniqueEmail, type TestContext } from './helpers.js';
 
@@ -38,6 +38,26 @@ async function ownerWithPet() {
   await db().update(pets).set({ isActive: true }).where(eq(pets.id, pet.id));
   await db().update(chips).set({ isActive: true, oneTime: true }).where(eq(chips.petId, pet.id));
   return { owner, pet };
+}
+
+/** An owner whose pet is covered by a yearly plan paid on the portal's own checkout, renewing. */
+async function ownerWithYearlyPlan() {
+  const owner = await signUpOwner(ctx.app);
+  const pet = await registerPet(ctx.app, owner.token);
+  const plans = (await call<{ plans: { id: number; oneTime: boolean }[] }>(ctx.app, 'GET', 'pet/plans')).body.result!.plans;
+  await call(ctx.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: pet.id, planId: plans.find((p) => !p.oneTime)!.id } });
+  const started = await call<{ location: string }>(ctx.app, 'GET', `checkout/stripe-subscription/${pet.id}?petFlow=false&isTagSelected=false`, {
+    token: owner.token,
+  });
+  const sessionId = started.body.result!.location.split('/checkout/')[1]!;
+  const paid = await call(ctx.app, 'POST', `checkout/local/${sessionId}/pay`, {
+    token: owner.token,
+    body: { name: 'Jamie Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' },
+  });
+  expect(paid.status, paid.body.errors.join()).toBe(200);
+  const renewal = async () => (await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)))[0]!.subscriptionStatus;
+  expect(await renewal()).toBe('active');
+  return { owner, pet, renewal };
 }
 
 const userCard = (email: string, overrides: Record<string, unknown> = {}) => ({
@@ -324,6 +344,16 @@ describe('transfer', () => {
     expect((await call(ctx.app, 'GET', `Pet/${pet.id}`, { token: owner.token })).status).toBe(403);
   });
 
+  it("stops the previous owner's yearly renewal; the cover stays with the pet", async () => {
+    const { pet, renewal } = await ownerWithYearlyPlan();
+    const next = await signUpOwner(ctx.app);
+    expect((await call(ctx.app, 'POST', `admin/transfer-pet/${pet.id}`, { token: admin.token, body: { Email: next.input.email } })).status).toBe(200);
+    expect(await renewal()).toBe('canceled');
+    const theirs = (await call<Pet>(ctx.app, 'GET', `Pet/${pet.id}`, { token: next.token })).body.result!;
+    expect(theirs).toMatchObject({ isActive: true, isChipActive: true });
+    expect(Date.parse(theirs.chips[0]!.expirationDate!)).toBeGreaterThan(Date.now());
+  });
+
   it('refuses the same owner, a disabled account and a bad e-mail, changing nothing', async () => {
     const { owner, pet } = await ownerWithPet();
     const disabled = await signUpOwner(ctx.app);
@@ -371,5 +401,11 @@ describe('remove', () => {
     expect((await call(ctx.app, 'GET', `admin/remove-pet/${pet.id}`, { token: admin.token })).status).toBe(404);
     expect((await call(ctx.app, 'GET', `admin/user-pet/${pet.id}`, { token: admin.token })).status).toBe(404);
     await expect(registerPet(ctx.app, owner.token, pet.microchip1)).resolves.toMatchObject({ microchip1: pet.microchip1 });
+  });
+
+  it("stops the yearly renewal of a removed pet", async () => {
+    const { pet, renewal } = await ownerWithYearlyPlan();
+    expect((await call(ctx.app, 'GET', `admin/remove-pet/${pet.id}`, { token: admin.token })).status).toBe(200);
+    expect(await renewal()).toBe('canceled');
   });
 });

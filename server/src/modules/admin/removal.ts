@@ -1,21 +1,22 @@
 import { messages } from '@petreg/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import { recordAudit } from '../../db/audit.js';
-import type { Database } from '../../db/client.js';
 import { chips, pets } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import { cancelOpenCheckouts } from '../payments/shared.js';
 import type { UserService } from '../users/service.js';
+import { stopRenewals, type RenewalDeps } from './renewals.js';
+
+export type PetRemovalService = ReturnType<typeof createPetRemoval>;
 
 /**
  * GET admin/remove-pet/{petId}: a soft delete. The row stays, with who removed it and when, for the
  * audit; every owner call and public page already leaves out removed pets. The pet's chips are retired
- * too (kept as history), so the number is free to be registered again, say to the pet's real record.
+ * too (kept as history), so the number is free to be registered again, say to the pet's real record,
+ * and a yearly renewal for it stops.
  */
-export type PetRemovalService = ReturnType<typeof createPetRemoval>;
-
-export function createPetRemoval(deps: { db: Database; accounts: UserService }) {
+export function createPetRemoval(deps: RenewalDeps & { accounts: UserService }) {
   const { db, accounts } = deps;
   return {
     async remove(session: Session, petId: number): Promise<{ id: number }> {
@@ -43,6 +44,7 @@ export function createPetRemoval(deps: { db: Database; accounts: UserService }) 
         });
         return removed.userId;
       });
+      await stopRenewals(deps, session, petId);
       accounts.forget(ownerId);
       return { id: petId };
     },

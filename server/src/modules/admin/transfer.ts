@@ -1,7 +1,6 @@
 import { messages, type PetTransfer } from '@petreg/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import { recordAudit } from '../../db/audit.js';
-import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { mailOutbox, pets, sitePets, users } from '../../db/schema.js';
 import { conflict, notFound } from '../../errors.js';
@@ -10,17 +9,20 @@ import { cancelOpenCheckouts } from '../payments/shared.js';
 import { accountForInvitee } from '../users/invitations.js';
 import type { UserService } from '../users/service.js';
 import { petReceivedEmail, petTransferredAwayEmail } from './emails.js';
+import { stopRenewals, type RenewalDeps } from './renewals.js';
+
+export type PetTransferService = ReturnType<typeof createPetTransfer>;
 
 /**
  * POST admin/transfer-pet/{petId}: the pet moves to the account of the e-mail given, made (with an
  * invitation to set its password) when there is none. Its chips, plan and cover move with it, and so
  * do its lost pet alerts. Its vet links end: they are the previous owner's choice of vet, and the public
  * profile would offer that vet's number to whoever finds the pet. Backup contacts belong to the
- * previous owner's account and never were the pet's. Payments stay in the payer's history.
+ * previous owner's account and never were the pet's. Payments stay in the payer's history, and a
+ * yearly renewal on the previous owner's card stops: the cover runs to its date, then the new owner
+ * chooses a plan.
  */
-export type PetTransferService = ReturnType<typeof createPetTransfer>;
-
-export function createPetTransfer(deps: { db: Database; accounts: UserService; publicUrl: string }) {
+export function createPetTransfer(deps: RenewalDeps & { accounts: UserService; publicUrl: string }) {
   const { db, accounts, publicUrl } = deps;
 
   return {
@@ -63,6 +65,7 @@ export function createPetTransfer(deps: { db: Database; accounts: UserService; p
         if (isUniqueViolation(error)) throw conflict(messages.genericError);
         throw error;
       }
+      await stopRenewals(deps, session, petId);
       // Both owners' pet lists (haveActivePets) changed.
       accounts.forget(outcome.previousOwnerId);
       accounts.forget(outcome.newOwnerId);
