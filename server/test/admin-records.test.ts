@@ -11,8 +11,11 @@ import {
 } from '@petreg/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, checkoutSessions, chips, mailOutbox, pets, sitePets, sites, userSessions, users } from '../src/db/schema.js';
+import { alertEmails, auditLog, checkoutSessions, chips, mailOutbox, pets, sitePets, sites, userSessions, users } from '../src/db/schema.js';
+import type { Mailer } from '../src/adapters/mail/index.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
+import { sendDueAlertEmails } from '../src/worker/alertEmails.js';
+import { alertKit, alertMailSettings } from './alertKit.js';
 import { call, createTestApp, registerPet, signUpOwner, uniqueChip, uniqueEmail, type TestContext } from './helpers.js';
 
 let ctx: TestContext;
@@ -27,6 +30,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const db = () => ctx.database.db;
+const { ownerWithLostPet, siteNear, sendAndPay } = alertKit(() => ctx);
 const auditOf = (entity: string, id: number) =>
   db().select().from(auditLog).where(and(eq(auditLog.entity, entity), eq(auditLog.entityId, String(id))));
 const mailTo = (email: string) => db().select().from(mailOutbox).where(eq(mailOutbox.recipient, email)).orderBy(mailOutbox.id);
@@ -403,7 +407,21 @@ describe('remove', () => {
     await expect(registerPet(ctx.app, owner.token, pet.microchip1)).resolves.toMatchObject({ microchip1: pet.microchip1 });
   });
 
-  it("stops the yearly renewal of a removed pet", async () => {
+  it('cancels the e-mails of a removed pet\'s lost pet alert not sent yet', async () => {
+    const { token, pet } = await ownerWithLostPet();
+    await siteNear('78701', 5);
+    const alert = await sendAndPay(token, pet.id, { zipCode: '78701', incidentDescription: 'Ran off', missingDate: '2024-01-01T21:00:00Z' });
+    expect((await call(ctx.app, 'GET', `admin/remove-pet/${pet.id}`, { token: admin.token })).status).toBe(200);
+    const sent: string[] = [];
+    const collector: Mailer = { send: async (message) => void sent.push(message.to) };
+    await sendDueAlertEmails(db(), collector, alertMailSettings);
+    expect(sent).toEqual([]);
+    const rows = await db().select().from(alertEmails).where(eq(alertEmails.alertId, alert.id));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.status === 'canceled')).toBe(true);
+  });
+
+  it('stops the yearly renewal of a removed pet', async () => {
     const { pet, renewal } = await ownerWithYearlyPlan();
     expect((await call(ctx.app, 'GET', `admin/remove-pet/${pet.id}`, { token: admin.token })).status).toBe(200);
     expect(await renewal()).toBe('canceled');

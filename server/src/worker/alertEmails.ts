@@ -1,5 +1,5 @@
 import { API_BASE, formatPlace, paths } from '@petreg/contract';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import addressparser from 'nodemailer/lib/addressparser';
 import { MailServerUnavailableError, RecipientRefusedError, type Mailer, type MailMessage } from '../adapters/mail/index.js';
 import { imageUrl } from '../adapters/storage/images.js';
@@ -49,7 +49,8 @@ async function readAlerts(db: Database, alertIds: number[], publicUrl: string): 
     .leftJoin(species, eq(species.id, pets.speciesId))
     .leftJoin(zipCodes, eq(zipCodes.zip, petAlerts.zipCode))
     .leftJoin(shortLinks, eq(shortLinks.petId, pets.id))
-    .where(inArray(petAlerts.id, alertIds));
+    // A removed pet's alert is no longer due: its e-mails are canceled.
+    .where(and(inArray(petAlerts.id, alertIds), isNull(pets.deletedAt)));
   const breedRows = await db
     .select({ petId: petBreeds.petId, name: breeds.name })
     .from(petBreeds)
