@@ -167,6 +167,8 @@ test.describe('[ALERTS]', () => {
     await finder.reload();
     await expect(finder.getByRole('region', { name: 'Found' })).toBeVisible();
     await expect(finder.getByRole('region', { name: 'Contact' })).toHaveCount(0);
+    await expect(finder.getByRole('region', { name: 'Lost time' })).toHaveCount(0);
+    await expect(finder.getByText(/Last Seen in/)).toHaveCount(0);
     await finder.screenshot({ path: test.info().outputPath('public-profile-found.png'), fullPage: true });
     await finderContext.close();
   });

@@ -26,6 +26,8 @@ import { adminRecordRoutes } from './modules/admin/recordRoutes.js';
 import { createAdminRecords } from './modules/admin/records.js';
 import { createPetRemoval } from './modules/admin/removal.js';
 import { createPetTransfer } from './modules/admin/transfer.js';
+import { createBulkPetUpload } from './modules/admin/bulkUpload.js';
+import { bulkUploadRoutes } from './modules/admin/bulkUploadRoutes.js';
 import { alertRoutes } from './modules/alerts/routes.js';
 import { createAlertService } from './modules/alerts/service.js';
 import { contactRoutes } from './modules/contacts/routes.js';
@@ -36,6 +38,9 @@ import { petRoutes } from './modules/pets/routes.js';
 import { createPetService } from './modules/pets/service.js';
 import { publicRoutes } from './modules/public/routes.js';
 import { adminSiteRoutes } from './modules/sites/adminRoutes.js';
+import { createMailLog } from './modules/admin/mailLog.js';
+import { mailLogRoutes } from './modules/admin/mailLogRoutes.js';
+import { alertMailSettingsOf } from './modules/alerts/messages.js';
 import { createSiteDirectory } from './modules/sites/directory.js';
 import { createSiteImport } from './modules/sites/import.js';
 import { createPublicService } from './modules/public/service.js';
@@ -181,6 +186,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         transfers: createPetTransfer({ db: database.db, accounts: users, payments, publicUrl: config.publicUrl, log: app.log }),
         removals: createPetRemoval({ db: database.db, accounts: users, payments, log: app.log }),
       });
+      await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl }) });
+      await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config) }) });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_BASE },

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, resolveJwtSecret } from './config.js';
 import { DatabaseInUseError, openDatabase } from './db/client.js';
 import { seedSampleSites, seedStaticData } from './db/seed.js';
 import { ensureAdministrator } from './modules/users/bootstrap.js';
+import { alertMailSettingsOf } from './modules/alerts/messages.js';
 import { startWorker } from './worker/index.js';
 
 async function main() {
@@ -18,11 +19,7 @@ async function main() {
 
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'mail') });
   const app = await buildApp({ config, database, mailer, jwtSecret });
-  const stopWorker = startWorker(app, database.db, mailer, {
-    publicUrl: config.publicUrl,
-    supportPhone: config.support.phone,
-    mailFrom: config.mailFrom,
-  });
+  const stopWorker = startWorker(app, database.db, mailer, alertMailSettingsOf(config));
 
   let closing = false;
   const shutdown = async (signal: string) => {

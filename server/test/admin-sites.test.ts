@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, sites } from '../src/db/schema.js';
 import { findZip } from '../src/geography.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
-import { call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
+import { call, createTestApp, multipart, signUpOwner, type TestContext } from './helpers.js';
 
 let ctx: TestContext;
 let admin: AuthResult;
@@ -53,21 +53,6 @@ async function addSite(overrides: Record<string, unknown> = {}) {
   const created = await call<{ id: number }>(ctx.app, 'POST', 'admin/sites', { token: admin.token, body: site(overrides) });
   expect(created.status, created.body.errors.join()).toBe(200);
   return created.body.result!.id;
-}
-
-/** A multipart body as a browser sends a file field, built by hand. */
-function multipart(parts: { name: string; filename?: string; type?: string; content: string | Buffer }[]) {
-  const boundary = `----petreg${randomUUID()}`;
-  const chunks = parts.flatMap((part) => [
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${part.filename ? `; filename="${part.filename}"` : ''}\r\n` +
-        (part.type ? `Content-Type: ${part.type}\r\n` : '') +
-        '\r\n',
-    ),
-    Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content),
-    Buffer.from('\r\n'),
-  ]);
-  return { payload: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 /** Uploads a sites file as the administrator, or with another token (null: none). */

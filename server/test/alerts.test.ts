@@ -1,6 +1,7 @@
 import {
   messages,
   type AlertLocation,
+  type AuthResult,
   type EmailStats,
   type Pet,
   type PetAlert,
@@ -10,6 +11,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertEmails, checkoutSessions, emailUnsubscribes, mailOutbox, petAlerts, pets, sitePets, users } from '../src/db/schema.js';
 import { createMailer, type Mailer, type MailMessage } from '../src/adapters/mail/index.js';
+import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { sendDueAlertEmails } from '../src/worker/alertEmails.js';
 import { alertKit, alertMailSettings } from './alertKit.js';
 import { call, createTestApp, readOutbox, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
@@ -27,6 +29,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const db = () => ctx.database.db;
+const kitAlertOf = async (token: string, petId: number) => (await call<PetAlert>(ctx.app, 'GET', `petalert/alerts/bypet/${petId}`, { token })).body.result!;
 const stats = async (token: string, alertId: number) => (await call<EmailStats>(ctx.app, 'GET', `email/${alertId}/getEmailStats`, { token })).body.result!;
 
 describe('the pet form first: PUT Pet/pet-profile keeps the missing pet details', () => {
@@ -87,9 +90,29 @@ describe('POST petalert/send-mail-from-pet-alert', () => {
     expect(await db().select().from(petAlerts).where(eq(petAlerts.petId, pet.id))).toEqual([]);
   });
 
+  it('refuses, charging nothing, an alert that would reach nobody; the pet\'s own vet is somebody', async () => {
+    const { token, pet } = await ownerWithLostPet();
+    // Nothing takes alerts within 50 miles of Nome, Alaska: only a site without alerts, and one too far.
+    await siteNear('99762', 10, { receivesAlerts: false });
+    await siteNear('99762', 60);
+    const refused = await sendAlert(token, pet.id, { zipCode: '99762' });
+    expect([refused.status, refused.body.errors]).toEqual([400, [messages.alertReachesNobody]]);
+    expect(await db().select().from(petAlerts).where(eq(petAlerts.petId, pet.id))).toEqual([]);
+    expect(await db().select().from(checkoutSessions).where(eq(checkoutSessions.petId, pet.id))).toEqual([]);
+
+    const vet = await siteNear('99762', 300, { receivesAlerts: false });
+    await db().insert(sitePets).values({ siteId: vet.id, petId: pet.id });
+    const sent = await sendAlert(token, pet.id, { zipCode: '99762' });
+    expect(sent.status).toBe(200);
+    expect(await recipientsOf((await kitAlertOf(token, pet.id)).id)).toEqual([]);
+    await payCheckout(token, sent.body.result!.location);
+    expect(await recipientsOf((await kitAlertOf(token, pet.id)).id)).toEqual([vet.email!.toLowerCase()]);
+  });
+
   it("uses the owner's home ZIP when the form sends none", async () => {
     const { token, pet, user } = await ownerWithLostPet();
     await db().update(users).set({ zipcode: '10001-1234' }).where(eq(users.id, user.id));
+    await siteNear('10001', 3);
     expect((await sendAlert(token, pet.id, { zipCode: null })).status).toBe(200);
     const alert = (await call<PetAlert>(ctx.app, 'GET', `petalert/alerts/bypet/${pet.id}`, { token })).body.result!;
     expect(alert).toMatchObject({ zipCode: '10001', place: 'New York, NY 10001', status: 'NEW', sentAt: null });
@@ -106,6 +129,8 @@ describe('POST petalert/send-mail-from-pet-alert', () => {
 
   it('answers the checkout of the alert when the pet has no active protection, and reuses the NEW alert', async () => {
     const { token, pet } = await ownerWithLostPet();
+    await siteNear('63101', 3);
+    await siteNear('10001', 3);
     const first = await sendAlert(token, pet.id);
     expect(first.status).toBe(200);
     expect(first.body.result!.location).toMatch(/^http:\/\/localhost:3000\/checkout\/cs_local_/);
@@ -144,6 +169,7 @@ describe('POST petalert/send-mail-from-pet-alert', () => {
     expect(await recipientsOf(alert.id)).toContain(near.email);
     const checkouts = await db().select().from(checkoutSessions).where(eq(checkoutSessions.petId, pet.id));
     expect(checkouts.filter((c) => c.alertId !== null)).toEqual([]);
+    expect(alert.name).toBe(pet.name);
     const confirmations = await db().select().from(mailOutbox).where(eq(mailOutbox.recipient, owner.user.data.email));
     const confirmation = confirmations.find((m) => m.subject === 'Your lost pet alert for Biscuit was sent')!;
     expect(confirmation.text).toContain("It was sent at no charge: Biscuit's protection plan includes alerts.");
@@ -223,6 +249,23 @@ describe('paying for the alert sends it: the fan-out', () => {
     expect(sent.status).toBe(409);
   });
 
+  it('cancels the checkout of an alert that goes out free once the pet became covered', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const chipped = await registerPet(ctx.app, owner.token, uniqueChip());
+    const pet = (await call<Pet>(ctx.app, 'PUT', 'Pet/pet-profile', { token: owner.token, body: await profileOf(chipped) })).body.result!;
+    const unpaid = await sendAlert(owner.token, pet.id);
+    expect(unpaid.body.result!.location).toMatch(/\/checkout\/cs_local_/);
+
+    await call(ctx.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: pet.id, planId: yearly } });
+    const plan = await call<{ location: string }>(ctx.app, 'GET', `checkout/stripe-subscription/${pet.id}?petFlow=false&isTagSelected=false`, { token: owner.token });
+    expect((await payCheckout(owner.token, plan.body.result!.location)).status).toBe(200);
+    expect((await sendAlert(owner.token, pet.id)).body.result).toEqual({ location: `/client/add-alert/${pet.id}/sent` });
+
+    const [stale] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionIdOf(unpaid.body.result!.location)));
+    expect(stale!.status).toBe('canceled');
+    expect((await payCheckout(owner.token, unpaid.body.result!.location)).status).toBe(409);
+  });
+
   it('keeps the alert price out of the protection plans', async () => {
     const { body } = await call<{ plans: { planId: string }[] }>(ctx.app, 'GET', 'pet/plans');
     expect(body.result!.plans.map((p) => p.planId)).toEqual(['yearly', 'lifetime']);
@@ -298,6 +341,8 @@ describe('the alert e-mails, stats and unsubscribing', () => {
     expect(await stats(token, alert.id)).toEqual({ counted, delivered: counted - 1, opened: 1, bounced: 1, automaticOpens: 1 });
     const unknown = await ctx.app.inject({ method: 'GET', url: `/api/v2/email/open/00000000-0000-4000-8000-000000000000.gif` });
     expect(unknown.statusCode).toBe(200);
+    // Not a UUID, though of its length and letters: refused before the database is asked.
+    expect((await ctx.app.inject({ method: 'GET', url: `/api/v2/email/open/${'a'.repeat(36)}.gif` })).statusCode).toBe(400);
 
     const stranger = await signUpOwner(ctx.app);
     expect((await call(ctx.app, 'GET', `email/${alert.id}/getEmailStats`, { token: stranger.token })).status).toBe(403);
@@ -347,10 +392,11 @@ describe('the alert e-mails, stats and unsubscribing', () => {
     expect(unknown.statusCode).toBe(404);
     expect((await ctx.app.inject({ method: 'GET', url: '/api/v2/email/unsubscribe/not-a-token' })).statusCode).toBe(400);
 
-    // Still pending for this address in another alert: not sent.
+    // The next alert there reaches the others, not this address.
+    const neighbour = await siteNear('02108', 4);
     const other = await ownerWithLostPet();
     const next = await sendAndPay(other.token, other.pet.id, { zipCode: '02108' });
-    expect(await recipientsOf(next.id)).not.toContain(site.email);
+    expect(await recipientsOf(next.id)).toEqual([neighbour.email]);
   });
 });
 
@@ -376,8 +422,10 @@ describe('PUT pet/mark-as-found', () => {
     const [row] = await db().select().from(pets).where(eq(pets.id, pet.id));
     expect(row!.status).toBe('found');
     expect(row!.foundDate).toBeInstanceOf(Date);
+    expect(row).toMatchObject({ missingDate: null, zipCode: null, incidentDescription: null });
     const profile = await call<PublicProfile>(ctx.app, 'GET', `pet/pet-profiles/${pet.publicId}`);
-    expect(profile.body.result!.pet).toMatchObject({ foundSince: expect.stringMatching(/ago$/), alertStatus: null });
+    expect(profile.body.result!.pet).toMatchObject({ foundSince: expect.stringMatching(/ago$/), alertStatus: null, missingDate: null });
+    expect(ended).toMatchObject({ zipCode: '80202', missingDate: expect.any(String) });
 
     const rows = await db().select().from(alertEmails).where(and(eq(alertEmails.alertId, alert.id), mine));
     expect(rows.filter((r) => r.kind === 'found').map((r) => r.recipient)).toEqual([got.email]);
@@ -417,6 +465,20 @@ describe('PUT pet/mark-as-found', () => {
     const paid = await payCheckout(token, sent.body.result!.location);
     expect(paid.status).toBe(409);
     expect((await db().select().from(petAlerts).where(eq(petAlerts.petId, pet.id)))[0]!.status).toBe('found');
+    // Never announced as lost: the pet is not shown as Found either, only no longer missing.
+    const [row] = await db().select().from(pets).where(eq(pets.id, pet.id));
+    expect(row).toMatchObject({ foundDate: null, missingDate: null, zipCode: null, incidentDescription: null });
+    expect(row!.status).not.toBe('found');
+  });
+
+  it("lets an administrator read and end another owner's alert", async () => {
+    const { token, pet } = await ownerWithLostPet();
+    const alert = await sendAndPay(token, pet.id);
+    await ensureAdministrator(db(), { email: 'alerts-admin@example.com', password: 'Admin#Pass1' });
+    const admin = (await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email: 'alerts-admin@example.com', password: 'Admin#Pass1' } })).body.result!;
+    expect((await call<PetAlert>(ctx.app, 'GET', `petalert/alerts/bypet/${pet.id}`, { token: admin.token })).body.result).toMatchObject({ id: alert.id, name: 'Biscuit' });
+    expect((await call(ctx.app, 'GET', `email/${alert.id}/getEmailStats`, { token: admin.token })).status).toBe(200);
+    expect((await call(ctx.app, 'PUT', `pet/mark-as-found/${pet.id}`, { token: admin.token })).status).toBe(200);
   });
 
   it('thanks a recipient whose alert the mail server was taking while the pet was marked found', async () => {

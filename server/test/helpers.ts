@@ -145,3 +145,18 @@ export async function registerPet(app: FastifyInstance, token: string, chipId: s
   if (status !== 200) throw new Error(`pet registration failed: ${status} ${body.errors.join(', ')}`);
   return body.result!.pet;
 }
+
+/** A multipart body as a browser sends a file field, built by hand. */
+export function multipart(parts: { name: string; filename?: string; type?: string; content: string | Buffer }[]) {
+  const boundary = `----petreg${randomUUID()}`;
+  const chunks = parts.flatMap((part) => [
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${part.filename ? `; filename="${part.filename}"` : ''}\r\n` +
+        (part.type ? `Content-Type: ${part.type}\r\n` : '') +
+        '\r\n',
+    ),
+    Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content),
+    Buffer.from('\r\n'),
+  ]);
+  return { payload: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+}

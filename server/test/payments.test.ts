@@ -2,6 +2,7 @@ import { messages, type BillingOverview, type CheckoutOrder, type MicrochipSubsc
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chips, mailOutbox, payments, pets, settings } from '../src/db/schema.js';
+import { MailServerUnavailableError } from '../src/adapters/mail/index.js';
 import { sendDueMail } from '../src/worker/outbox.js';
 import { call, createTestApp, readOutbox, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
 
@@ -429,5 +430,18 @@ describe('mail outbox', () => {
     await sendDueMail(ctx.database.db, working, later);
     expect(working.sent.filter((to) => to === owner.input.email)).toHaveLength(1);
     expect((await readOutbox(ctx.outboxDir)).length).toBe(0);
+  });
+
+  it('keeps a receipt waiting, using up no attempt, while the mail server is out of reach', async () => {
+    const owner = await ownerWithPlan(yearly);
+    await pay(owner.token, sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location));
+    const unreachable = { send: () => Promise.reject(new MailServerUnavailableError('connect ECONNREFUSED 127.0.0.1:25')) };
+    let now = Date.now();
+    for (let outage = 0; outage < 12; outage++) {
+      now += 3600_000;
+      await sendDueMail(ctx.database.db, unreachable, new Date(now));
+    }
+    const [waiting] = await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, owner.input.email));
+    expect(waiting).toMatchObject({ status: 'pending', attempts: 0, lastError: 'Error: connect ECONNREFUSED 127.0.0.1:25' });
   });
 });

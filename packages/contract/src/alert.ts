@@ -77,7 +77,9 @@ export const alertEmailTokenParams = requestObject({ token: z.uuid({ error: mess
 
 /** The open pixel of an alert e-mail: GET email/open/{token}.gif. */
 export const openPixelParams = requestObject({
-  file: textField(60, messages.notFound).regex(/^[0-9a-f-]{36}\.gif$/i, { error: messages.notFound }),
+  file: textField(60, messages.notFound).refine((file) => /\.gif$/i.test(file) && z.uuid().safeParse(file.slice(0, -'.gif'.length)).success, {
+    error: messages.notFound,
+  }),
 });
 
 /** GET petalert/alerts/bypet/{petId}, PUT pet/mark-as-found/{petId}, GET email/{alertId}/getEmailStats. */
@@ -92,6 +94,8 @@ export interface AlertLocation {
 export interface PetAlert {
   id: number;
   petId: number;
+  /** The pet's name (spec 3, Pet alert). */
+  name: string;
   status: AlertStatus;
   missingDate: string;
   zipCode: string;

@@ -15,5 +15,7 @@ export * from './pet.js';
 export * from './payment.js';
 export * from './place.js';
 export * from './site.js';
+export * from './bulkUpload.js';
 export * from './alert.js';
+export * from './mailLog.js';
 export * from './adminRecords.js';

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { MailKind } from '@petreg/contract';
 import {
   boolean,
   date,
@@ -391,6 +392,8 @@ export const mailOutbox = pgTable(
   {
     id: serial('id').primaryKey(),
     recipient: text('recipient').notNull(),
+    /** What the e-mail is about (mailKinds), as the mail log shows it. */
+    kind: text('kind').$type<MailKind>().notNull(),
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     html: text('html'),
@@ -401,7 +404,7 @@ export const mailOutbox = pgTable(
     sentAt: timestamptz('sent_at'),
     createdAt: createdAt(),
   },
-  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
+  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt), index('mail_outbox_created_idx').on(t.createdAt)],
 );
 
 /**
@@ -469,6 +472,8 @@ export const alertEmails = pgTable(
     uniqueIndex('alert_emails_recipient_idx').on(t.alertId, t.kind, t.recipient),
     // The worker's due query; delivered rows pile up and stay out of it.
     index('alert_emails_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'sending')`),
+    // The mail log pages through every e-mail newest first.
+    index('alert_emails_created_idx').on(t.createdAt),
   ],
 );
 

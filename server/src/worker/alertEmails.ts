@@ -1,17 +1,11 @@
-import { API_BASE, formatPlace, paths } from '@petreg/contract';
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import addressparser from 'nodemailer/lib/addressparser';
-import { MailServerUnavailableError, RecipientRefusedError, type Mailer, type MailMessage } from '../adapters/mail/index.js';
-import { imageUrl } from '../adapters/storage/images.js';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { MailServerUnavailableError, RecipientRefusedError, type Mailer } from '../adapters/mail/index.js';
 import type { Database } from '../db/client.js';
-import { alertEmails, breeds, emailUnsubscribes, petAlerts, petBreeds, pets, shortLinks, species, zipCodes } from '../db/schema.js';
-import { alertEmail, foundEmail, type AlertedPet } from '../modules/alerts/emails.js';
-import { formatLocalTime } from '../modules/alerts/localTime.js';
-import { claimDue, failedAttempt, forEachLimited } from './outbox.js';
+import { alertEmails, emailUnsubscribes, petAlerts } from '../db/schema.js';
+import { alertMessageWriter, readAlerts, type AlertContext, type AlertMailSettings } from '../modules/alerts/messages.js';
+import { claimDue, failedAttempt, forEachLimited, SERVER_PAUSE_MS } from './outbox.js';
 
 const BATCH = 200;
-/** How long the queue waits for a mail server that was out of reach. */
-const SERVER_PAUSE_MS = 60_000;
 /**
  * Messages in flight at once. The SMTP transport pools 5 connections (nodemailer's default); about
  * three messages a connection keep each busy while the last answer and the database mark are on
@@ -19,15 +13,7 @@ const SERVER_PAUSE_MS = 60_000;
  */
 const CONCURRENCY = 16;
 
-export interface AlertMailSettings {
-  publicUrl: string;
-  supportPhone: string;
-  /** MAIL_FROM: its address takes unsubscribe requests by e-mail (the mailto of List-Unsubscribe). */
-  mailFrom: string;
-}
-
 type AlertEmailRow = typeof alertEmails.$inferSelect;
-type AlertContext = AlertedPet & { status: string };
 
 export interface AlertSendRun {
   delivered: number;
@@ -40,49 +26,9 @@ export interface AlertSendRun {
   canceled: number;
 }
 
-/** The pets of the alerts in a batch, read once each, as their e-mails describe them. */
-async function readAlerts(db: Database, alertIds: number[], publicUrl: string): Promise<Map<number, AlertContext>> {
-  const rows = await db
-    .select({ alert: petAlerts, pet: pets, species: species.name, zip: zipCodes, shortCode: shortLinks.code })
-    .from(petAlerts)
-    .innerJoin(pets, eq(pets.id, petAlerts.petId))
-    .leftJoin(species, eq(species.id, pets.speciesId))
-    .leftJoin(zipCodes, eq(zipCodes.zip, petAlerts.zipCode))
-    .leftJoin(shortLinks, eq(shortLinks.petId, pets.id))
-    // A removed pet's alert is no longer due: its e-mails are canceled.
-    .where(and(inArray(petAlerts.id, alertIds), isNull(pets.deletedAt)));
-  const breedRows = await db
-    .select({ petId: petBreeds.petId, name: breeds.name })
-    .from(petBreeds)
-    .innerJoin(breeds, eq(breeds.id, petBreeds.breedId))
-    .where(inArray(petBreeds.petId, rows.map((r) => r.pet.id)))
-    .orderBy(asc(breeds.name));
-  return new Map(
-    rows.map(({ alert, pet, species: speciesName, zip, shortCode }) => {
-      const photo = imageUrl('pets', pet.image);
-      const profile = shortCode ? `${paths.short}/${shortCode}` : `${paths.petProfiles}/${pet.publicId}`;
-      return [
-        alert.id,
-        {
-          status: alert.status,
-          name: pet.name,
-          species: speciesName,
-          breeds: breedRows.filter((b) => b.petId === pet.id).map((b) => b.name),
-          sex: pet.sex,
-          missingSince: formatLocalTime(alert.missingDate, zip?.state ?? null),
-          place: zip ? formatPlace(zip) : alert.zipCode,
-          incidentDescription: alert.incidentDescription,
-          photoUrl: photo && `${publicUrl}${photo}`,
-          profileUrl: `${publicUrl}${profile}`,
-        },
-      ];
-    }),
-  );
-}
-
-/** An alert e-mail is due while its alert is out, a thank-you once the pet is found; neither to an address that unsubscribed. */
+/** An alert e-mail is due while its alert is out, a thank-you once the pet is found; neither for a removed pet nor to an address that unsubscribed. */
 function stillDue(row: AlertEmailRow, alert: AlertContext | undefined, unsubscribed: Set<string>): boolean {
-  if (!alert || unsubscribed.has(row.recipient)) return false;
+  if (!alert || alert.petRemoved || unsubscribed.has(row.recipient)) return false;
   return row.kind === 'alert' ? alert.status === 'paid' : alert.status === 'found';
 }
 
@@ -97,22 +43,10 @@ function stillDue(row: AlertEmailRow, alert: AlertContext | undefined, unsubscri
 export async function sendDueAlertEmails(db: Database, mailer: Mailer, settings: AlertMailSettings, now = new Date()): Promise<AlertSendRun> {
   const run: AlertSendRun = { delivered: 0, bounced: 0, retried: 0, waiting: 0, canceled: 0 };
   let serverDown = false;
-  const replyAddress = addressparser(settings.mailFrom, { flatten: true })[0]?.address;
-  const api = `${settings.publicUrl}${API_BASE}/email`;
-
-  function message(row: AlertEmailRow, alert: AlertContext): MailMessage {
-    const unsubscribeUrl = `${api}/unsubscribe/${row.token}`;
-    const content =
-      row.kind === 'alert'
-        ? alertEmail(alert, { unsubscribeUrl, pixelUrl: `${api}/open/${row.token}.gif`, supportPhone: settings.supportPhone })
-        : foundEmail(alert, { unsubscribeUrl });
-    const mailto = replyAddress ? `, <mailto:${replyAddress}?subject=unsubscribe%20${row.token}>` : '';
-    return {
-      to: row.recipient,
-      ...content,
-      headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>${mailto}`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-    };
-  }
+  const message = alertMessageWriter(settings);
+  // `now` starts the run's clock; a long run's claims, waits and retries are timed as it goes on.
+  const started = Date.now();
+  const clock = () => new Date(now.getTime() + Date.now() - started);
 
   /**
    * Marks the row delivered, in one statement. The alert is read under a shared lock, so marking the
@@ -124,7 +58,7 @@ export async function sendDueAlertEmails(db: Database, mailer: Mailer, settings:
       with alert as (select ${petAlerts.status} as status from ${petAlerts} where ${petAlerts.id} = ${row.alertId} for share),
       delivered as (
         update ${alertEmails} set status = 'delivered', attempts = ${attempts}, delivered_at = now(), last_error = null
-        where ${alertEmails.id} = ${row.id}
+        where ${alertEmails.id} = ${row.id} and ${alertEmails.status} = 'sending'
         returning alert_id, kind, site_id, recipient
       )
       insert into ${alertEmails} (alert_id, kind, site_id, recipient)
@@ -140,7 +74,7 @@ export async function sendDueAlertEmails(db: Database, mailer: Mailer, settings:
     if (rows.length === 0) return;
     await db
       .update(alertEmails)
-      .set({ status: 'pending', nextAttemptAt: new Date(now.getTime() + SERVER_PAUSE_MS), ...(lastError && { lastError }) })
+      .set({ status: 'pending', nextAttemptAt: new Date(clock().getTime() + SERVER_PAUSE_MS), ...(lastError && { lastError }) })
       .where(inArray(alertEmails.id, rows.map((r) => r.id)));
   }
 
@@ -158,7 +92,7 @@ export async function sendDueAlertEmails(db: Database, mailer: Mailer, settings:
         await release([row], String(error).slice(0, 500));
         run.waiting++;
       } else {
-        await db.update(alertEmails).set(failedAttempt(attempts, error, now)).where(eq(alertEmails.id, row.id));
+        await db.update(alertEmails).set(failedAttempt(attempts, error, clock())).where(eq(alertEmails.id, row.id));
         run.retried++;
       }
       return;
@@ -168,7 +102,7 @@ export async function sendDueAlertEmails(db: Database, mailer: Mailer, settings:
   }
 
   for (;;) {
-    const claimed = await claimDue(db, alertEmails, now, BATCH);
+    const claimed = await claimDue(db, alertEmails, clock(), BATCH);
     if (claimed.length === 0) break;
     const alerts = await readAlerts(db, [...new Set(claimed.map((r) => r.alertId))], settings.publicUrl);
     const unsubscribedRows = await db

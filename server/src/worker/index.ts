@@ -3,7 +3,8 @@ import type { Mailer } from '../adapters/mail/index.js';
 import type { Database } from '../db/client.js';
 import { loggable } from '../errors.js';
 import { sweepSignInAttempts } from '../modules/users/signIn.js';
-import { sendDueAlertEmails, type AlertMailSettings } from './alertEmails.js';
+import type { AlertMailSettings } from '../modules/alerts/messages.js';
+import { sendDueAlertEmails } from './alertEmails.js';
 import { sendDueMail } from './outbox.js';
 
 const OUTBOX_EVERY_MS = 5000;
@@ -12,13 +13,26 @@ const SWEEP_EVERY_MS = 24 * 3600_000;
 
 /**
  * Background work beside the HTTP server: the mail outbox, the alert e-mails, provider calls to
- * retry, and the daily expiry sweep. Returns a stop function that waits for a round in progress,
+ * retry, and the daily expiry sweep. Returns a stop function that waits for the rounds in progress,
  * for graceful shutdown.
  */
 export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, alertMail: AlertMailSettings): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve();
-  const run = (name: string, job: () => Promise<unknown>) => () => {
-    running = running.then(job).catch((error: unknown) => app.log.error({ err: loggable(error) }, `${name} failed`));
+  // Each job runs on its own: a long alert run does not hold up a password reset or a receipt. A tick
+  // that finds its job's previous round still going is skipped rather than queued behind it.
+  const rounds = new Set<Promise<void>>();
+  const run = (name: string, job: () => Promise<unknown>) => {
+    let busy = false;
+    return () => {
+      if (busy) return;
+      busy = true;
+      const round = job()
+        .then(() => undefined, (error: unknown) => app.log.error({ err: loggable(error) }, `${name} failed`))
+        .finally(() => {
+          busy = false;
+          rounds.delete(round);
+        });
+      rounds.add(round);
+    };
   };
   const sendMail = run('mail outbox', () => sendDueMail(db, mailer));
   const sendAlerts = run('alert e-mails', async () => {
@@ -40,6 +54,6 @@ export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, 
   ];
   return async () => {
     timers.forEach(clearInterval);
-    await running;
+    await Promise.all(rounds);
   };
 }

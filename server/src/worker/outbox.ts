@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
-import type { Mailer } from '../adapters/mail/index.js';
+import { MailServerUnavailableError, type Mailer } from '../adapters/mail/index.js';
 import type { Database } from '../db/client.js';
 import { alertEmails, mailOutbox } from '../db/schema.js';
 
@@ -61,17 +61,32 @@ export async function forEachLimited<T>(items: T[], limit: number, work: (item: 
   return items.slice(next);
 }
 
-/** Sends the e-mails that are due; a failure goes back to 'pending' with a later try. */
+/** How long e-mails wait for a mail server that was out of reach. */
+export const SERVER_PAUSE_MS = 60_000;
+
+/**
+ * Sends the e-mails that are due; a failure goes back to 'pending' with a later try. While the mail
+ * server is out of reach the e-mails wait for it, using up no attempt (a receipt is not lost to an
+ * outage of a few hours).
+ */
 export async function sendDueMail(db: Database, mailer: Mailer, now = new Date()): Promise<number> {
   const due = await claimDue(db, mailOutbox, now, BATCH);
   let sent = 0;
-  for (const mail of due) {
+  for (const [index, mail] of due.entries()) {
     const attempts = mail.attempts + 1;
     try {
       await mailer.send({ to: mail.recipient, subject: mail.subject, text: mail.text, ...(mail.html && { html: mail.html }) });
       await db.update(mailOutbox).set({ status: 'sent', attempts, sentAt: new Date() }).where(eq(mailOutbox.id, mail.id));
       sent++;
     } catch (error) {
+      if (error instanceof MailServerUnavailableError) {
+        const waiting = due.slice(index).map((m) => m.id);
+        await db
+          .update(mailOutbox)
+          .set({ status: 'pending', nextAttemptAt: new Date(now.getTime() + SERVER_PAUSE_MS), lastError: String(error).slice(0, 500) })
+          .where(inArray(mailOutbox.id, waiting));
+        break;
+      }
       await db.update(mailOutbox).set(failedAttempt(attempts, error, now)).where(eq(mailOutbox.id, mail.id));
     }
   }

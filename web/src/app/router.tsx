@@ -2,6 +2,7 @@ import { legalDocuments, paths, roleGroups } from '@petreg/contract';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { AdminDashboardPage } from '../features/admin/AdminDashboardPage';
 import { AdminSitesPage } from '../features/admin/AdminSitesPage';
+import { MailLogPage } from '../features/admin/MailLogPage';
 import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
 import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
 import { SignInPage } from '../features/auth/SignInPage';
@@ -150,6 +151,11 @@ export const router = createBrowserRouter([
             path: `${paths.adminPet}/:id`,
             lazy: () => import('../features/admin/records/AdminPetPage').then(({ AdminPetPage }) => ({ element: <AdminPetPage /> })),
           },
+          {
+            path: paths.bulkPetUpload,
+            lazy: () => import('../features/admin/bulkUpload/BulkPetUploadPage').then(({ BulkPetUploadPage }) => ({ element: <BulkPetUploadPage /> })),
+          },
+          { path: paths.adminSendEmail, element: <MailLogPage /> },
         ],
       },
       { path: paths.notFound, element: <NotFoundPage /> },

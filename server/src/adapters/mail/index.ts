@@ -10,6 +10,8 @@ export interface MailMessage {
   html?: string;
   /** Extra header lines, such as List-Unsubscribe and List-Unsubscribe-Post of a bulk e-mail. */
   headers?: Record<string, string>;
+  /** The same on every try of one message, so a receiving server or mail client can drop a second copy. */
+  messageId?: string;
 }
 
 export interface Mailer {
@@ -19,7 +21,7 @@ export interface Mailer {
   close?(): void;
 }
 
-/** The mail server refused the recipient for good (a 5xx answer to RCPT TO): sending again cannot deliver it. */
+/** The mail server refused the recipient or the message for good (a 5xx answer): sending again cannot deliver it. */
 export class RecipientRefusedError extends Error {}
 
 /**
@@ -36,7 +38,7 @@ const UNAVAILABLE_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS'
 /** nodemailer's error in the adapter's terms; temporary refusals (4xx) and anything else stay as they are, to be retried. */
 function classified(error: unknown): unknown {
   const e = error as NodemailerError;
-  if (e.code === 'EENVELOPE' && e.command === 'RCPT TO' && (e.responseCode ?? 0) >= 500) {
+  if ((e.code === 'EENVELOPE' || e.code === 'EMESSAGE') && (e.responseCode ?? 0) >= 500) {
     return new RecipientRefusedError(e.response ?? e.message, { cause: error });
   }
   if ((e.code && UNAVAILABLE_CODES.has(e.code)) || e.responseCode === 421) return new MailServerUnavailableError(e.message, { cause: error });
@@ -50,7 +52,8 @@ function classified(error: unknown): unknown {
  */
 export function createMailer(options: { smtpUrl?: string; from: string; outboxDir: string }): Mailer {
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport({ url: options.smtpUrl, pool: true });
+    // A stalled connection gives up within a minute, well before a claimed e-mail is due again (10 minutes).
+    const transport = nodemailer.createTransport({ url: options.smtpUrl, pool: true, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 });
     return {
       async send(message) {
         try {

@@ -34,8 +34,7 @@ export function createPetTransfer(deps: RenewalDeps & { accounts: UserService; p
           const [pet] = await tx.select().from(pets).where(and(eq(pets.id, petId), isNull(pets.deletedAt))).for('update');
           if (!pet) throw notFound(messages.notFound);
           const [previous] = await tx.select().from(users).where(eq(users.id, pet.userId));
-          const reason = `${pet.name} was transferred to you in our pet registry.`;
-          const { user: next, invited } = await accountForInvitee(tx, publicUrl, email, reason);
+          const { user: next, invited } = await accountForInvitee(tx, publicUrl, email);
           if (next.id === pet.userId) throw conflict(messages.petAlreadyOwned);
           if (!next.isActive) throw conflict(messages.transferAccountInactive);
 
@@ -56,8 +55,7 @@ export function createPetTransfer(deps: RenewalDeps & { accounts: UserService; p
             after: { userId: next.id, email: next.email, newAccount: invited },
           });
           await tx.insert(mailOutbox).values({ recipient: previous!.email, ...petTransferredAwayEmail(previous!.firstName, pet.name) });
-          // A new account's invitation already says why it came.
-          if (!invited) await tx.insert(mailOutbox).values({ recipient: next.email, ...petReceivedEmail(next.firstName, pet.name) });
+          await tx.insert(mailOutbox).values({ recipient: next.email, ...petReceivedEmail(next.firstName, pet.name) });
           return { previousOwnerId: previous!.id, newOwnerId: next.id, invited };
         });
       } catch (error) {

@@ -14,7 +14,7 @@ export function createAlertAnalytics({ db }: AlertDeps) {
   return {
     /** GET petalert/alerts/bypet/{petId}: the pet's latest alert (at most one is open). */
     async currentAlert(session: Session, petId: number): Promise<PetAlert> {
-      await findOwnedPet(db, session, petId);
+      const pet = await findOwnedPet(db, session, petId);
       const [row] = await db
         .select({ alert: petAlerts, zip: zipCodes })
         .from(petAlerts)
@@ -27,6 +27,7 @@ export function createAlertAnalytics({ db }: AlertDeps) {
       return {
         id: alert.id,
         petId: alert.petId,
+        name: pet.name,
         status: alert.status as AlertStatus,
         missingDate: alert.missingDate.toISOString(),
         zipCode: alert.zipCode,

@@ -97,6 +97,7 @@ export function alertSentEmail(sent: {
     `Follow its delivery in Lost Pet Alerts. When ${sent.petName} is home, mark ${sent.petName} as found there, and everyone alerted will be told.`,
   ];
   return {
+    kind: 'alert-sent' as const,
     subject: `Your lost pet alert for ${sent.petName} was sent`,
     text: `Hi ${sent.firstName},\n\n${lines.join('\n')}\n\nLost Pet Alerts: ${sent.analyticsUrl}\n`,
     html: paragraphs([`Hi ${escapeHtml(sent.firstName)},`, ...lines.map(escapeHtml), `<a href="${escapeHtml(sent.analyticsUrl)}">Lost Pet Alerts</a>`]),

@@ -1,10 +1,10 @@
 import { messages } from '@petreg/contract';
 import { and, eq, sql } from 'drizzle-orm';
-import { alertEmails, checkoutSessions, emailUnsubscribes, petAlerts, pets } from '../../db/schema.js';
+import { alertEmails, emailUnsubscribes, petAlerts, pets } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import { findOwnedPet } from '../pets/ownership.js';
-import { openAlertOf, type AlertDeps } from './shared.js';
+import { cancelAlertCheckouts, lockPetAndAlert, type AlertDeps } from './shared.js';
 
 /**
  * Queues the thank-you note of a found pet's alert for each recipient the alert reached (less those
@@ -26,20 +26,21 @@ export function createAlertFound({ db }: AlertDeps) {
     async markAsFound(session: Session, petId: number): Promise<{ id: number }> {
       const pet = await findOwnedPet(db, session, petId);
       await db.transaction(async (tx) => {
-        await tx.select({ id: pets.id }).from(pets).where(eq(pets.id, pet.id)).for('update');
-        const alert = await openAlertOf(tx, pet.id, { lock: true });
+        const alert = await lockPetAndAlert(tx, pet.id);
         if (!alert) throw notFound(messages.noAlertsFound);
         const now = new Date();
         await tx.update(petAlerts).set({ status: 'found', foundAt: now }).where(eq(petAlerts.id, alert.id));
-        await tx.update(pets).set({ status: 'found', foundDate: now, updatedAt: now }).where(eq(pets.id, pet.id));
+        // The pet is home: its public profile stops saying "Last Seen in" and "Lost time" (the alert
+        // keeps when and where it went missing), and the next alert's form starts empty.
+        const home = { missingDate: null, zipCode: null, incidentDescription: null, updatedAt: now };
         if (alert.status === 'NEW') {
-          // Never sent: its checkout must not send it any more.
-          await tx
-            .update(checkoutSessions)
-            .set({ status: 'canceled' })
-            .where(and(eq(checkoutSessions.alertId, alert.id), eq(checkoutSessions.status, 'open')));
+          // Never sent: nobody was told it was lost, so its profile does not say Found either, and its
+          // checkout must not send it any more.
+          await tx.update(pets).set(home).where(eq(pets.id, pet.id));
+          await cancelAlertCheckouts(tx, alert.id);
           return;
         }
+        await tx.update(pets).set({ ...home, status: 'found', foundDate: now }).where(eq(pets.id, pet.id));
         // Alerts not yet handed to a mail server would only send people looking for a pet that is home.
         await tx
           .update(alertEmails)

@@ -1,6 +1,6 @@
 import { alertCheckoutSchema, alertEmailTokenParams, alertIdParams, openPixelParams, sendPetAlertSchema } from '@petreg/contract';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
-import { answer, perIp } from '../../http.js';
+import { answer, perIp, perUser } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
 import { unknownUnsubscribePage, unsubscribeConfirmPage, unsubscribedPage } from './pages.js';
 import type { AlertService } from './service.js';
@@ -11,9 +11,11 @@ const MINUTE = 60_000;
  * The e-mail addresses need no sign-in. A mail provider's image proxy loads many recipients' pixels
  * from a few addresses, so the pixel allows far more than a person clicking unsubscribe does.
  */
-const limits = {
+const rateLimits = {
   pixel: { max: 600, window: MINUTE },
   unsubscribe: { max: 30, window: MINUTE },
+  /** An alert e-mails every professional within 50 miles: an account sends a handful, not a stream. */
+  send: { max: 10, window: 60 * MINUTE },
 };
 
 /** The one-click unsubscribe POST (RFC 8058) comes form-encoded; its only field says what it is. */
@@ -24,7 +26,7 @@ export const alertRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = asyn
 
   app.post(
     '/petalert/send-mail-from-pet-alert',
-    { schema: { tags, body: sendPetAlertSchema }, config: { auth: 'signedIn' } },
+    { schema: { tags, body: sendPetAlertSchema }, config: { auth: 'signedIn', ...perUser(rateLimits.send) } },
     async (request) => answer(await alerts.send(sessionOf(request), request.body)),
   );
 
@@ -45,7 +47,7 @@ export const alertRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = asyn
   );
 
   // The open pixel: answered the same for any token, so it tells nothing about which tokens exist.
-  app.get('/email/open/:file', { schema: { tags, params: openPixelParams, hide: true }, config: perIp(limits.pixel) }, async (request, reply) => {
+  app.get('/email/open/:file', { schema: { tags, params: openPixelParams, hide: true }, config: perIp(rateLimits.pixel) }, async (request, reply) => {
     await alerts.recordOpen(request.params.file.slice(0, -'.gif'.length).toLowerCase(), request.headers['user-agent']);
     return reply.type('image/gif').header('cache-control', 'no-store, max-age=0').send(openPixel);
   });
@@ -53,7 +55,7 @@ export const alertRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = asyn
   // Opened in a browser (or by a mail scanner): a page with a button; nothing changes.
   app.get(
     '/email/unsubscribe/:token',
-    { schema: { tags, params: alertEmailTokenParams, hide: true }, config: perIp(limits.unsubscribe) },
+    { schema: { tags, params: alertEmailTokenParams, hide: true }, config: perIp(rateLimits.unsubscribe) },
     async (request, reply) => {
       const email = await alerts.recipientOf(request.params.token.toLowerCase());
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
@@ -68,7 +70,7 @@ export const alertRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = asyn
     // The mail client's one-click POST, or the page's button: unsubscribed at once.
     form.withTypeProvider<ZodTypeProvider>().post(
       '/email/unsubscribe/:token',
-      { schema: { tags, params: alertEmailTokenParams, hide: true }, config: perIp(limits.unsubscribe), bodyLimit: formBodyLimit },
+      { schema: { tags, params: alertEmailTokenParams, hide: true }, config: perIp(rateLimits.unsubscribe), bodyLimit: formBodyLimit },
       async (request, reply) => {
         const email = await alerts.unsubscribe(request.params.token.toLowerCase());
         reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');

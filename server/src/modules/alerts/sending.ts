@@ -8,7 +8,8 @@ import type { Session } from '../../plugins/auth.js';
 import { currentChip, hasActiveCover } from '../payments/shared.js';
 import { findOwnedPet } from '../pets/ownership.js';
 import { sendAlert } from './dispatch.js';
-import { openAlertOf, type AlertDeps } from './shared.js';
+import { countAlertRecipients } from './recipients.js';
+import { cancelAlertCheckouts, lockPetAndAlert, type AlertDeps } from './shared.js';
 
 type PetRow = typeof pets.$inferSelect;
 
@@ -37,6 +38,8 @@ export function createAlertSending(deps: AlertDeps) {
     const chip = await currentChip(tx, petId, { lock: true });
     if (!chip || !hasActiveCover(chip)) return false;
     await sendAlert(tx, alertId, { publicUrl, payment: null });
+    // A checkout opened before the pet was covered would charge for what went out free.
+    await cancelAlertCheckouts(tx, alertId);
     return true;
   }
 
@@ -56,12 +59,6 @@ export function createAlertSending(deps: AlertDeps) {
     });
   }
 
-  /** Locks the pet (as every change of its alert, chip or plan does first) and reads its open alert. */
-  async function lockPetAndAlert(tx: Transaction, petId: number) {
-    await tx.select({ id: pets.id }).from(pets).where(eq(pets.id, petId)).for('update');
-    return openAlertOf(tx, petId, { lock: true });
-  }
-
   return {
     /**
      * POST petalert/send-mail-from-pet-alert: the pet's alert, NEW (the open NEW one is reused with
@@ -74,7 +71,10 @@ export function createAlertSending(deps: AlertDeps) {
       const [owner] = await db.select({ zipcode: users.zipcode }).from(users).where(eq(users.id, pet.userId));
       const zipCode = lastSeenZip({ homeZipIsLastSeen: !input.zipCode, zipCode: input.zipCode ?? null }, owner!.zipcode);
       if (!zipCode) throw badRequest(messages.zipcodeRequired);
-      if (!(await findZip(db, zipCode))) throw badRequest(messages.zipUnknown);
+      const place = await findZip(db, zipCode);
+      if (!place) throw badRequest(messages.zipUnknown);
+      // Nobody to e-mail: no alert to send, nor to charge for.
+      if ((await countAlertRecipients(db, pet.id, place)) === 0) throw badRequest(messages.alertReachesNobody);
       const details = { missingDate: new Date(input.missingDate), zipCode, incidentDescription: input.incidentDescription };
       const { alertId, sent } = await db.transaction(async (tx) => {
         const open = await lockPetAndAlert(tx, pet.id);

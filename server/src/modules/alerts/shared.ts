@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
-import { petAlerts } from '../../db/schema.js';
+import { checkoutSessions, petAlerts, pets } from '../../db/schema.js';
 import type { PaymentService } from '../payments/service.js';
 
 /** What every part of the alerts module works with. */
@@ -23,4 +23,18 @@ export async function openAlertOf(db: Database | Transaction, petId: number, opt
     .limit(1);
   const [alert] = options.lock ? await query.for('update') : await query;
   return alert;
+}
+
+/** Locks the pet (as every change of its alert, chip or plan does first) and reads its open alert. */
+export async function lockPetAndAlert(tx: Transaction, petId: number): Promise<AlertRow | undefined> {
+  await tx.select({ id: pets.id }).from(pets).where(eq(pets.id, petId)).for('update');
+  return openAlertOf(tx, petId, { lock: true });
+}
+
+/** An alert that no longer waits for payment (sent free, or the pet found): its open checkouts can no longer be paid here. */
+export async function cancelAlertCheckouts(tx: Transaction, alertId: number): Promise<void> {
+  await tx
+    .update(checkoutSessions)
+    .set({ status: 'canceled' })
+    .where(and(eq(checkoutSessions.alertId, alertId), eq(checkoutSessions.status, 'open')));
 }

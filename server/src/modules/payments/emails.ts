@@ -15,6 +15,7 @@ export function receiptEmail(order: {
   const until = order.expiration ? `registered until ${formatRegisteredUntil(order.expiration)}` : 'registered for life';
   const paid = formatMoney(order.amountCents, order.currency);
   return {
+    kind: 'receipt' as const,
     subject: `${order.petName} is protected`,
     text: `Hi ${order.firstName},\n\nThank you. We received ${paid} for ${order.planName}: ${order.petName}'s microchip is now ${until}.\nIf ${order.petName} is ever found, the finder can reach you through our recovery service, 24/7.\n\nYour dashboard: ${order.dashboardUrl}\n`,
     html: `<p>Hi ${escapeHtml(order.firstName)},</p><p>Thank you. We received ${escapeHtml(paid)} for ${escapeHtml(order.planName)}: ${escapeHtml(order.petName)}'s microchip is now ${escapeHtml(until)}.</p><p>If ${escapeHtml(order.petName)} is ever found, the finder can reach you through our recovery service, 24/7.</p><p><a href="${escapeHtml(order.dashboardUrl)}">Go to your dashboard</a></p>`,

@@ -19,14 +19,23 @@ function newShortCode(): string {
 
 /** Gives a new pet its short link, inside the transaction that creates the pet. */
 export async function createShortLink(tx: Transaction, petId: number): Promise<string> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+  return (await createShortLinks(tx, [petId])).get(petId)!;
+}
+
+/** Gives new pets their short links in one statement an attempt, inside the transaction that creates them. */
+export async function createShortLinks(tx: Transaction, petIds: readonly number[]): Promise<Map<number, string>> {
+  const codes = new Map<number, string>();
+  let pending = [...petIds];
+  for (let attempt = 0; attempt < ATTEMPTS && pending.length > 0; attempt++) {
     // A taken code is skipped, not raised: an error would abort the whole pet transaction.
-    const [row] = await tx
+    const rows = await tx
       .insert(shortLinks)
-      .values({ code: newShortCode(), petId })
+      .values(pending.map((petId) => ({ code: newShortCode(), petId })))
       .onConflictDoNothing({ target: shortLinks.code })
-      .returning({ code: shortLinks.code });
-    if (row) return row.code;
+      .returning({ code: shortLinks.code, petId: shortLinks.petId });
+    for (const row of rows) codes.set(row.petId, row.code);
+    pending = pending.filter((petId) => !codes.has(petId));
   }
-  throw new Error(`No free short link code after ${ATTEMPTS} attempts`);
+  if (pending.length > 0) throw new Error(`No free short link code after ${ATTEMPTS} attempts`);
+  return codes;
 }

@@ -2,7 +2,8 @@ import multipart from '@fastify/multipart';
 import { adminSiteSchema, adminSitesQuery, messages, roleGroups, siteIdParams, siteImportLimits } from '@petreg/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError, badRequest } from '../../errors.js';
+import { readUpload } from '../../csvFiles.js';
+import { badRequest } from '../../errors.js';
 import { answer } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
 import type { SiteDirectory } from './directory.js';
@@ -18,19 +19,11 @@ export const adminSiteRoutes: FastifyPluginAsyncZod<{ directory: SiteDirectory; 
   const tags = ['Sites (administrators)'];
   const config = { auth: roleGroups.admin };
 
-  /** The one uploaded file of a multipart request, read whole: a sites file is small. */
+  /** The uploaded sites file: a sites file is small, read whole. */
   async function uploadedFile(request: FastifyRequest): Promise<Buffer> {
-    if (!request.isMultipart()) throw badRequest(messages.csvFileRequired);
-    try {
-      const file = await request.file();
-      if (!file) throw badRequest(messages.csvFileRequired);
-      return await file.toBuffer();
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      if (error instanceof app.multipartErrors.RequestFileTooLargeError) throw new AppError(413, [messages.csvTooLarge]);
-      // A multipart body cut short or malformed.
-      throw badRequest(messages.invalidRequest);
-    }
+    const { file } = await readUpload(request, { fileRequired: messages.csvFileRequired, tooLarge: messages.csvTooLarge, invalidRequest: messages.invalidRequest });
+    if (!file) throw badRequest(messages.csvFileRequired);
+    return file;
   }
 
   app.get('/admin/sites', { schema: { tags, querystring: adminSitesQuery }, config }, async (request) =>

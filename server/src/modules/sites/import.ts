@@ -9,13 +9,12 @@ import {
   type SiteImportStatus,
   type ZipPlace,
 } from '@petreg/contract';
-import { parse } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
 import { asc, inArray, sql } from 'drizzle-orm';
+import { csvResultFile, readCsvRows, type CsvFileRules, type CsvRowResult } from '../../csvFiles.js';
+import { batches } from '../../db/batches.js';
 import { recordAudits, type AuditEntry } from '../../db/audit.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { sites } from '../../db/schema.js';
-import { badRequest } from '../../errors.js';
 import { findZips } from '../../geography.js';
 import type { Session } from '../../plugins/auth.js';
 import { directoryValues, sameDirectoryValues, updateSite, type AdminSiteValues, type DirectoryValues } from './directory.js';
@@ -32,51 +31,23 @@ interface CheckedRow {
   errors: string[];
 }
 
-interface RowResult {
-  cells: Cells;
-  status: SiteImportStatus;
-  reason: string;
-}
+type RowResult = CsvRowResult<Column, SiteImportStatus>;
 
 /** Columns a sites file cannot do without: every site needs them, and they find a site already listed. */
-const requiredColumns: readonly Column[] = ['name', 'kind', 'zipCode'];
+const siteFileRules: CsvFileRules<Column> = {
+  columns: siteCsvColumns,
+  required: ['name', 'kind', 'zipCode'],
+  maxRows: siteImportLimits.maxRows,
+  messages: {
+    fileRequired: messages.csvFileRequired,
+    unreadable: messages.csvUnreadable,
+    columnsMissing: messages.csvColumnsMissing,
+    noRows: messages.csvNoRows,
+    tooManyRows: messages.csvTooManyRows,
+  },
+};
 const yes = new Set(['yes', 'y', 'true', '1']);
 const no = new Set(['no', 'n', 'false', '0', '']);
-
-/**
- * The file as text: UTF-8 (its byte-order mark dropped), or Windows-1252, in which spreadsheets
- * save "CSV" on Windows. A NUL byte means a binary file, never a CSV.
- */
-function fileText(file: Buffer): string {
-  if (file.includes(0)) throw badRequest(messages.csvUnreadable);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(file);
-  } catch {
-    return new TextDecoder('windows-1252').decode(file);
-  }
-}
-
-/** The file's rows, by the template's column names, read from its first row (in any order and case). */
-function readRows(file: Buffer): Cells[] {
-  if (file.length === 0) throw badRequest(messages.csvFileRequired);
-  let records: string[][];
-  try {
-    records = parse(fileText(file), { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true });
-  } catch {
-    throw badRequest(messages.csvUnreadable);
-  }
-  const [header = [], ...rows] = records;
-  const names = header.map((name) => name.trim().toLowerCase());
-  const positions = siteCsvColumns.map((column) => names.indexOf(column.toLowerCase()));
-  // A first row naming none of the columns is no sites file at all, whatever else it is.
-  if (positions.every((position) => position < 0)) throw badRequest(messages.csvUnreadable);
-  if (requiredColumns.some((column) => positions[siteCsvColumns.indexOf(column)]! < 0)) throw badRequest(messages.csvColumnsMissing);
-  // Spreadsheets save rows of empty cells below the data.
-  const filled = rows.filter((row) => row.some((cell) => cell.trim() !== ''));
-  if (filled.length === 0) throw badRequest(messages.csvNoRows);
-  if (filled.length > siteImportLimits.maxRows) throw badRequest(messages.csvTooManyRows);
-  return filled.map((row) => Object.fromEntries(siteCsvColumns.map((column, i) => [column, row[positions[i]!] ?? ''])) as Cells);
-}
 
 /** Spreadsheets drop a ZIP's leading zero (02134 becomes 2134), and people write ZIP+4. */
 function zipOfCell(cell: string): string {
@@ -111,21 +82,8 @@ function filledFrom(input: AdminSiteValues, site: DirectoryValues, alertsGiven: 
   };
 }
 
-/** A cell a spreadsheet would run as a formula (CSV injection) is written as text. */
-const neutralised = (cell: string) => (/^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell);
-
 function resultFile(results: RowResult[]): SiteImportResult {
-  const header = [...siteCsvColumns, 'status', 'reason'];
-  const rows = results.map(({ cells, status, reason }) => [...siteCsvColumns.map((column) => cells[column]), status, reason].map(neutralised));
-  const text = stringify([header, ...rows], { bom: true, record_delimiter: 'windows' });
-  const counts = Object.fromEntries(siteImportStatuses.map((status) => [status, results.filter((r) => r.status === status).length]));
-  const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
-  return {
-    fileContents: Buffer.from(text, 'utf8').toString('base64'),
-    contentType: 'text/csv',
-    fileDownloadName: `sites-import-result-${stamp}.csv`,
-    counts: counts as SiteImportResult['counts'],
-  };
+  return csvResultFile(siteCsvColumns, siteImportStatuses, results, 'sites-import-result');
 }
 
 /** A site of the file's ZIP codes as the import leaves it: one already listed, or one the file adds. */
@@ -185,11 +143,6 @@ function walk(rows: CheckedRow[], zips: Map<string, ZipPlace>, index: ReturnType
   });
 }
 
-/** Rows a statement writes at once: PostgreSQL takes at most 65,535 parameters a statement. */
-const batchSize = 1000;
-const batches = <T>(items: readonly T[]) =>
-  Array.from({ length: Math.ceil(items.length / batchSize) }, (_, i) => items.slice(i * batchSize, (i + 1) * batchSize));
-
 /** Adds the new sites, changes the changed ones, and audits each. */
 async function write(tx: Transaction, session: Session, entries: Entry[]) {
   const audits: AuditEntry[] = [];
@@ -218,7 +171,7 @@ export function createSiteImport(deps: { db: Database }) {
   const { db } = deps;
   return {
     async run(session: Session, file: Buffer): Promise<SiteImportResult> {
-      const rows = readRows(file).map(checkRow);
+      const rows = readCsvRows(file, siteFileRules).map(checkRow);
       const zips = await findZips(db, rows.flatMap((row) => (row.input ? [row.input.zipCode] : [])));
       const results = await db.transaction(async (tx) => {
         // One import at a time: two at once could each find a new site missing and both add it.

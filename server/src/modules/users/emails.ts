@@ -3,6 +3,7 @@ import { escapeHtml } from '../../adapters/mail/html.js';
 /** The password-reset e-mail: plain text and HTML with the same single-use link. */
 export function resetPasswordEmail(firstName: string, link: string) {
   return {
+    kind: 'password-reset' as const,
     subject: 'Reset your password',
     text: `Hi ${firstName},\n\nWe received a request to reset the password of your pet registry account.\nOpen this link within one hour to choose a new password:\n\n${link}\n\nIf you did not ask for this, you can ignore this e-mail; your password stays the same.\n`,
     html: `<p>Hi ${escapeHtml(firstName)},</p><p>We received a request to reset the password of your pet registry account. Open this link within one hour to choose a new password:</p><p><a href="${escapeHtml(link)}">Reset your password</a></p><p>If you did not ask for this, you can ignore this e-mail; your password stays the same.</p>`,
@@ -12,6 +13,7 @@ export function resetPasswordEmail(firstName: string, link: string) {
 /** Sent to the new address: the account moves there only when this link is followed. */
 export function confirmEmailChangeEmail(firstName: string, link: string) {
   return {
+    kind: 'email-change' as const,
     subject: 'Confirm your new email address',
     text: `Hi ${firstName},\n\nYou asked to use this address for your pet registry account.\nOpen this link within 24 hours to confirm it:\n\n${link}\n\nIf you did not ask for this, ignore this e-mail; the account keeps its current address.\n`,
     html: `<p>Hi ${escapeHtml(firstName)},</p><p>You asked to use this address for your pet registry account. Open this link within 24 hours to confirm it:</p><p><a href="${escapeHtml(link)}">Confirm your new email address</a></p><p>If you did not ask for this, ignore this e-mail; the account keeps its current address.</p>`,
@@ -21,6 +23,7 @@ export function confirmEmailChangeEmail(firstName: string, link: string) {
 /** To the current address when a change is asked for, so a stranger's request can be stopped in time. */
 export function emailChangeRequestedNotice(firstName: string, newEmail: string) {
   return {
+    kind: 'email-change' as const,
     subject: 'A change of your email address was requested',
     text: `Hi ${firstName},\n\nSomeone asked to change the email address of your pet registry account to ${newEmail}.\nThe change happens only when the link we sent to that address is opened.\n\nIf this was not you, change your password now: that cancels the request. Then contact our support.\n`,
     html: `<p>Hi ${escapeHtml(firstName)},</p><p>Someone asked to change the email address of your pet registry account to ${escapeHtml(newEmail)}. The change happens only when the link we sent to that address is opened.</p><p>If this was not you, change your password now: that cancels the request. Then contact our support.</p>`,
@@ -30,20 +33,24 @@ export function emailChangeRequestedNotice(firstName: string, newEmail: string) 
 /** Sent to the old address once the change took effect, so an owner who did not make it can act. */
 export function emailChangedNotice(firstName: string, newEmail: string) {
   return {
+    kind: 'email-change' as const,
     subject: 'Your email address was changed',
     text: `Hi ${firstName},\n\nThe email address of your pet registry account was changed to ${newEmail}.\nThis address will no longer receive messages about your account.\n\nIf you did not make this change, please contact our support at once.\n`,
     html: `<p>Hi ${escapeHtml(firstName)},</p><p>The email address of your pet registry account was changed to ${escapeHtml(newEmail)}. This address will no longer receive messages about your account.</p><p>If you did not make this change, please contact our support at once.</p>`,
   };
 }
 
-/**
- * To an address an administrator gave a pet to, with no account yet: the account is made for them
- * and this link sets its password (the reset-password page).
- */
-export function invitationEmail(link: string, days: number, reason: string) {
+/** To an account an administrator opened for its owner (a shelter upload, a transfer): the link sets its first password. */
+export function invitationEmail(firstName: string, link: string) {
+  // An account opened by a transfer has no names yet.
+  const greeting = firstName ? `Hi ${firstName}` : 'Hello';
   return {
+    kind: 'invitation' as const,
     subject: 'Your pet registry account is ready',
-    text: `Hello,\n\n${reason}\nWe opened a pet registry account for this address. Open this link within ${days} days to choose your password:\n\n${link}\n\nAfter that, sign in with this address to see your pet, its microchip and its protection.\nIf the link has expired, use "Forgot password" on the sign-in page.\n`,
-    html: `<p>Hello,</p><p>${escapeHtml(reason)}</p><p>We opened a pet registry account for this address. Open this link within ${days} days to choose your password:</p><p><a href="${escapeHtml(link)}">Choose your password</a></p><p>After that, sign in with this address to see your pet, its microchip and its protection. If the link has expired, use "Forgot password" on the sign-in page.</p>`,
+    text: `${greeting},\n\nA pet registry account was opened for you, and your pet's details are waiting in it.\nOpen this link within ${INVITATION_DAYS} days to choose your password:\n\n${link}\n\nAfter that, use Forgot password on the sign-in page to get a new link.\n`,
+    html: `<p>${escapeHtml(greeting)},</p><p>A pet registry account was opened for you, and your pet's details are waiting in it. Open this link within ${INVITATION_DAYS} days to choose your password:</p><p><a href="${escapeHtml(link)}">Choose your password</a></p><p>After that, use Forgot password on the sign-in page to get a new link.</p>`,
   };
 }
+
+/** How long an invitation's link works: its owner may not read mail every day. */
+export const INVITATION_DAYS = 14;

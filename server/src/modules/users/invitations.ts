@@ -1,28 +1,36 @@
-import { mailOutbox, users } from '../../db/schema.js';
+import { randomBytes } from 'node:crypto';
+import { paths } from '@petreg/contract';
 import type { Transaction } from '../../db/client.js';
-import { byEmail } from './accounts.js';
-import { invitationEmail } from './emails.js';
-import { issuePasswordLink } from './passwordReset.js';
-
-/** Long enough for someone who did not expect the e-mail to find it; "Forgot password" works after. */
-const INVITATION_DAYS = 7;
+import { mailOutbox, passwordResetTokens, users } from '../../db/schema.js';
+import { byEmail, hashToken } from './accounts.js';
+import { INVITATION_DAYS, invitationEmail } from './emails.js';
 
 /**
- * The account of an address someone else registered a pet to (an administrator's transfer, a
- * shelter's upload): the existing one, or a new customer account without a password whose invitation
- * to set one goes to the outbox in the caller's transaction. `reason` opens the invitation e-mail.
+ * Invites the owners of accounts an administrator opened (no password yet) to choose a password:
+ * a reset-password link, the same single-use token the forgot-password mail carries but longer
+ * lived, mailed through the outbox in the caller's transaction, so no account is left without it.
  */
-export async function accountForInvitee(
-  tx: Transaction,
-  publicUrl: string,
-  email: string,
-  reason: string,
-): Promise<{ user: typeof users.$inferSelect; invited: boolean }> {
+export async function inviteAccounts(tx: Transaction, publicUrl: string, accounts: readonly { id: number; email: string; firstName: string }[]) {
+  if (accounts.length === 0) return;
+  const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 3600_000);
+  const links = accounts.map((account) => ({ account, token: randomBytes(32).toString('base64url') }));
+  await tx.insert(passwordResetTokens).values(links.map(({ account, token }) => ({ userId: account.id, tokenHash: hashToken(token), expiresAt })));
+  await tx.insert(mailOutbox).values(
+    links.map(({ account, token }) => ({
+      recipient: account.email,
+      ...invitationEmail(account.firstName, `${publicUrl}${paths.resetPassword}?${new URLSearchParams({ email: account.email, code: token })}`),
+    })),
+  );
+}
+
+/**
+ * The account of an address an administrator gives a pet to (a transfer): the existing one, or a new
+ * customer account without a password or names (its owner gives them), invited in the caller's transaction.
+ */
+export async function accountForInvitee(tx: Transaction, publicUrl: string, email: string): Promise<{ user: typeof users.$inferSelect; invited: boolean }> {
   const [existing] = await tx.select().from(users).where(byEmail(email));
   if (existing) return { user: existing, invited: false };
-  // Names are the owner's to give; the profile asks for them after the first sign-in.
   const [created] = await tx.insert(users).values({ email: email.trim(), firstName: '', lastName: '', roles: ['customer'] }).returning();
-  const link = await issuePasswordLink(tx, publicUrl, created!, INVITATION_DAYS * 24 * 3600_000);
-  await tx.insert(mailOutbox).values({ recipient: created!.email, ...invitationEmail(link, INVITATION_DAYS, reason) });
+  await inviteAccounts(tx, publicUrl, [created!]);
   return { user: created!, invited: true };
 }

@@ -3,7 +3,7 @@ import { hash } from '@node-rs/argon2';
 import { messages, paths, type SetPasswordByTokenInput } from '@petreg/contract';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Mailer } from '../../adapters/mail/index.js';
-import type { Database, Transaction } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
 import { passwordResetTokens, users } from '../../db/schema.js';
 import { AppError, badRequest } from '../../errors.js';
 import type { SessionService } from '../../plugins/auth.js';
@@ -12,22 +12,6 @@ import { resetPasswordEmail } from './emails.js';
 import { voidMailedLinks, voidResetLinks } from './mailedLinks.js';
 
 const RESET_TOKEN_TTL_MS = 3600_000;
-
-/**
- * A single-use link to the reset-password page that sets the account's password, valid for `ttlMs`;
- * it ends every earlier one. Runs in the caller's transaction; only the token's hash is kept.
- */
-export async function issuePasswordLink(
-  tx: Transaction,
-  publicUrl: string,
-  user: { id: number; email: string },
-  ttlMs: number = RESET_TOKEN_TTL_MS,
-): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
-  await voidResetLinks(tx, user.id);
-  await tx.insert(passwordResetTokens).values({ userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + ttlMs) });
-  return `${publicUrl}${paths.resetPassword}?${new URLSearchParams({ email: user.email, code: token })}`;
-}
 
 export function createPasswordReset(
   deps: { db: Database; mailer: Mailer; sessions: SessionService; publicUrl: string },
@@ -39,7 +23,16 @@ export function createPasswordReset(
     async forgotPassword(email: string): Promise<void> {
       const user = await accounts.findByEmail(email);
       if (!user || !user.isActive) return;
-      const link = await db.transaction((tx) => issuePasswordLink(tx, deps.publicUrl, user));
+      const token = randomBytes(32).toString('base64url');
+      await db.transaction(async (tx) => {
+        await voidResetLinks(tx, user.id);
+        await tx.insert(passwordResetTokens).values({
+          userId: user.id,
+          tokenHash: hashToken(token),
+          expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+        });
+      });
+      const link = `${deps.publicUrl}${paths.resetPassword}?${new URLSearchParams({ email: user.email, code: token })}`;
       try {
         await mailer.send({ to: user.email, ...resetPasswordEmail(user.firstName, link) });
       } catch {

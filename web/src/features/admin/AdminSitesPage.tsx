@@ -26,8 +26,7 @@ import {
   TextField,
   Tooltip,
 } from '@mui/material';
-import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useState } from 'react';
 import { firstError } from '../../app/api';
 import { toast } from '../../app/toast';
 import { CellText } from '../../components/CellText';
@@ -38,6 +37,7 @@ import { stackedTable } from '../../components/stackedTable';
 import { SiteFormDialog } from './SiteFormDialog';
 import { SiteImportDialog, sitesTemplateUrl } from './SiteImportDialog';
 import { siteInput, useAdminSites, useRemoveSamples, useSaveSite } from './sitesApi';
+import { useAddressSearch } from './useAddressSearch';
 
 const sourceNames: Record<SiteSource, string> = {
   places: 'Maps search',
@@ -50,29 +50,14 @@ const sourceNames: Record<SiteSource, string> = {
 /** "Saint Louis, MO 63101", from what the site has of it. */
 const place = (site: AdminSite) => [site.city, [site.state, site.zipCode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
 
-/** Typing pauses this long before the directory is searched. */
-const searchDelayMs = 300;
-
 /** admin-sites: the directory of vets, shelters and rescues that lost-pet alerts reach (spec 2.7, "View Onboarded Sites"). */
 export function AdminSitesPage() {
-  const [params, setParams] = useSearchParams();
-  const query = params.get('query') ?? '';
-  const page = Math.max(1, Number(params.get('page')) || 1);
-  const [text, setText] = useState(query);
+  const { text, setText, query, page, goToPage } = useAddressSearch();
   const sites = useAdminSites(query, page);
   /** undefined: no dialog; null: a new site; otherwise the site being edited. */
   const [editing, setEditing] = useState<AdminSite | null | undefined>(undefined);
   const [importing, setImporting] = useState(false);
   const [removingSamples, setRemovingSamples] = useState(false);
-
-  // The search and page live in the address, so a reload or Back shows the same list.
-  useEffect(() => {
-    if (text.trim() === query) return;
-    const timer = window.setTimeout(() => setParams(text.trim() ? { query: text.trim() } : {}, { replace: true }), searchDelayMs);
-    return () => window.clearTimeout(timer);
-  }, [text, query, setParams]);
-
-  const goToPage = (next: number) => setParams({ ...(query && { query }), page: String(next) });
 
   return (
     <>

@@ -1,24 +1,13 @@
-import { messages, siteImportLimits, type SiteImportResult } from '@petreg/contract';
-import { Download, UploadFile } from '@mui/icons-material';
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Link, Stack, Typography } from '@mui/material';
-import { useEffect, useMemo, useState } from 'react';
+import { messages, siteImportLimits } from '@petreg/contract';
+import { Download } from '@mui/icons-material';
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Link, Stack } from '@mui/material';
+import { useState } from 'react';
 import { firstError } from '../../app/api';
+import { CsvFileField } from './CsvFileField';
+import { plural, useDownloadUrl } from './resultFile';
 import { useImportSites } from './sitesApi';
 
 export const sitesTemplateUrl = '/templates/sites-import-template.csv';
-
-/** The result file as a link the browser saves; the address is released when the dialog closes. */
-function useDownloadUrl(result: SiteImportResult | undefined) {
-  const url = useMemo(() => {
-    if (!result) return null;
-    const bytes = Uint8Array.from(atob(result.fileContents), (c) => c.charCodeAt(0));
-    return URL.createObjectURL(new Blob([bytes], { type: result.contentType }));
-  }, [result]);
-  useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
-  return url;
-}
-
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /** Import CSV: choose a file, upload it, then download the result file with each row's status. */
 export function SiteImportDialog({ onClose }: { onClose: () => void }) {
@@ -50,25 +39,7 @@ export function SiteImportDialog({ onClose }: { onClose: () => void }) {
             </Link>
             . A row naming a site already listed (same name or email at the same ZIP code) updates it; blank cells keep what the site has.
           </DialogContentText>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-            <Button component="label" variant="outlined" startIcon={<UploadFile />} sx={{ flexShrink: 0 }}>
-              Choose file
-              <input
-                hidden
-                type="file"
-                accept=".csv,text/csv"
-                aria-label="CSV file"
-                onChange={(event) => {
-                  choose(event.target.files?.[0] ?? null);
-                  // Choosing the same file again after fixing it must still count as a choice.
-                  event.target.value = '';
-                }}
-              />
-            </Button>
-            <Typography variant="body2" color={file ? 'text.primary' : 'text.secondary'} sx={{ overflowWrap: 'anywhere' }}>
-              {file ? file.name : 'No file chosen'}
-            </Typography>
-          </Stack>
+          <CsvFileField file={file} onChoose={choose} />
           {error && <Alert severity="error">{error}</Alert>}
           {result && (
             <Alert

@@ -1,9 +1,10 @@
 import { limits, messages, paths, type Pet, type PetAlert } from '@petreg/contract';
 import { MarkEmailRead } from '@mui/icons-material';
 import { Alert, Avatar, Box, Button, CircularProgress, Paper, Stack, Typography } from '@mui/material';
-import { Navigate, Link as RouterLink, useParams } from 'react-router';
+import { Navigate, Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import { firstError } from '../../app/api';
 import { CenteredSpinner } from '../../components/CenteredSpinner';
+import { usePaymentCompletion } from '../payments/api';
 import { usePet } from '../pets/api';
 import { petImage } from '../pets/petDisplay';
 import { usePetAlert } from './api';
@@ -21,7 +22,10 @@ export function AlertSentPage() {
 
 function Sent({ petId }: { petId: number }) {
   const pet = usePet(petId);
-  // A card provider's payment may be confirmed a moment after the browser comes back: ask until it is.
+  // Back from the card provider: the portal asks it about the payment at once, as the Thank You page
+  // does, rather than wait for its notice (which may come late).
+  usePaymentCompletion(useSearchParams()[0].get('session_id'));
+  // The payment may be confirmed a moment after the browser comes back: ask until it is.
   const alert = usePetAlert(petId, { untilSent: true });
 
   if (alert.isError || pet.isError) {
@@ -32,7 +36,8 @@ function Sent({ petId }: { petId: number }) {
       </Stack>
     );
   }
-  if (alert.data === null) {
+  // No open alert: none was sent, or the pet is home already.
+  if (alert.data === null || alert.data?.status === 'found') {
     return (
       <Stack spacing={2}>
         <Alert severity="info">{messages.noAlertsFound}</Alert>

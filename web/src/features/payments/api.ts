@@ -100,12 +100,13 @@ const completionRetryMs = 2000;
  * The Thank You page's order. Once it is paid the owner holds the paid role and a subscription, so the
  * session's user is read again (Member Perks in the navigation, Subscription in the user menu).
  */
-export function usePaymentCompletion(sessionId: string) {
+export function usePaymentCompletion(sessionId: string | null) {
   const { updateUser } = useSession();
   return useQuery({
     queryKey: ['payment', 'complete', sessionId],
+    enabled: sessionId !== null,
     queryFn: async ({ signal }) => {
-      const completion = await api.get<PaymentCompletion>(`payment/complete/${encodeURIComponent(sessionId)}`, { signal });
+      const completion = await api.get<PaymentCompletion>(`payment/complete/${encodeURIComponent(sessionId!)}`, { signal });
       await api.get<User>('Users/current-user', { signal }).then(updateUser, (error: unknown) => {
         console.warn('Could not refresh the signed-in user after payment.', error);
       });

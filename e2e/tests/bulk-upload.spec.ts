@@ -1,0 +1,82 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { admin } from '../playwright.config';
+import { expect, lastMailTo, randomChip, signIn, test, uniqueEmail } from './fixtures';
+
+/** A screenshot among the test's outputs, for a person to look at. */
+const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+
+const columns =
+  'petName,species,breed,sex,dob,chipId,chipBrand,weightLbs,notes,ownerFirstName,ownerLastName,ownerEmail,ownerPhone,ownerAddress1,ownerCity,ownerState,ownerZip';
+
+/** The file's lines, its byte-order mark dropped. */
+const lines = (path: string) => readFileSync(path, 'utf8').replace(/^\ufeff/, '').trimEnd().split(/\r?\n/);
+
+test.describe('[ADMIN][BULK UPLOAD]', () => {
+  test('an administrator downloads the template, uploads a shelter CSV and opens the result file', async ({ page }) => {
+    const chip = randomChip();
+    const shelter = uniqueEmail('shelter');
+    await page.goto('/sign-in');
+    await signIn(page, admin.email, admin.password);
+    await expect(page).toHaveURL(/\/admin-dashboard$/);
+    await page.getByRole('link', { name: 'Pet Upload', exact: true }).click();
+    await expect(page).toHaveURL(/\/bulk-pet-upload$/);
+    await expect(page.getByRole('heading', { name: 'Pet Upload', level: 1 })).toBeVisible();
+
+    // The template is a file the site serves.
+    const [template] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download template' }).click()]);
+    expect(template.suggestedFilename()).toBe('bulk-pet-upload-template.csv');
+    expect(lines(await template.path())[0]).toBe(columns);
+
+    // The e-mail waits for a file, Submit for both; a file that is no CSV is refused.
+    const emailField = page.getByLabel('Shelter email');
+    const submit = page.getByRole('button', { name: 'Submit' });
+    await expect(emailField).toBeDisabled();
+    await expect(submit).toBeDisabled();
+    const notes = test.info().outputPath('notes.txt');
+    writeFileSync(notes, 'not a spreadsheet');
+    await page.getByLabel('CSV file', { exact: true }).setInputFiles(notes);
+    await expect(page.getByText('Please select a CSV file.')).toBeVisible();
+    await expect(emailField).toBeDisabled();
+
+    const file = test.info().outputPath('shelter-pets.csv');
+    writeFileSync(
+      file,
+      [
+        columns,
+        `Biscuit,Dog,Labrador Retriever,Male,03/14/2022,${chip},HomeAgain,52,Friendly,,,,,,,,`,
+        'Smaug,Dragon,,,2020-01-01,,,,=HYPERLINK("http://evil.example"),,,,,,,,',
+      ].join('\r\n'),
+    );
+    await page.getByLabel('CSV file', { exact: true }).setInputFiles(file);
+    await expect(page.getByText('shelter-pets.csv')).toBeVisible();
+    await expect(page.getByText('Please select a CSV file.')).toBeHidden();
+    await expect(emailField).toBeEnabled();
+    await emailField.fill('shelter@nowhere');
+    await emailField.blur();
+    await expect(page.getByText('Please enter a valid email address')).toBeVisible();
+    await expect(submit).toBeDisabled();
+    await emailField.fill(shelter);
+    await expect(submit).toBeEnabled();
+
+    // The answer downloads as a file: the rows with their status and reason.
+    const [download] = await Promise.all([page.waitForEvent('download'), submit.click()]);
+    expect(download.suggestedFilename()).toMatch(/^bulk-pet-upload-result-.+\.csv$/);
+    const result = lines(await download.path());
+    expect(result[0]).toBe(`${columns},status,reason`);
+    expect(result[1]).toMatch(new RegExp(`^Biscuit,Dog,Labrador Retriever,Male,03/14/2022,${chip},.*,created,$`));
+    expect(result[2]).toMatch(/^Smaug,Dragon,.*,"'=HYPERLINK\(""http:\/\/evil\.example""\)",.*,error,This species is not one the registry knows\.$/);
+    await expect(page.getByText('1 pet registered, 0 skipped (already registered), 1 row with errors')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Result file' })).toBeVisible();
+    await shot(page, 'bulk-upload-desktop');
+
+    // The shelter's new account is invited to set its password.
+    const invitation = await lastMailTo(shelter, 'Your pet registry account is ready');
+    expect(invitation.text).toContain('/reset-password?email=');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByText('1 pet registered, 0 skipped (already registered), 1 row with errors')).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot(page, 'bulk-upload-phone');
+  });
+});

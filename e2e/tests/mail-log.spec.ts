@@ -1,0 +1,53 @@
+import type { Page } from '@playwright/test';
+import { admin } from '../playwright.config';
+import { createOwner, expect, payThroughApi, randomChip, signIn, test } from './fixtures';
+
+const shot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage });
+
+test.describe('[ADMIN][MAIL]', () => {
+  test("an administrator finds an owner's receipt in the mail log and reads it", async ({ page, request }) => {
+    const owner = await createOwner(request, 'Morgan');
+    const data = (await (await request.get('/api/v2/utilities/static-data')).json()).result;
+    const chip = randomChip();
+    const created = await request.post('/api/v2/Pet/create-pet', {
+      headers: { authorization: `Bearer ${owner.token}` },
+      data: { name: 'Pepper', speciesId: data.species[0].id, chipId: chip, confirmChip: chip, chipTypeId: data.brands[0].id },
+    });
+    await payThroughApi(request, owner, (await created.json()).result.pet.id, false);
+
+    await page.goto('/sign-in');
+    await signIn(page, admin.email, admin.password);
+    await page.getByRole('link', { name: 'Send an Email' }).click();
+    await expect(page).toHaveURL(/\/admin-send-email$/);
+    await expect(page.getByRole('heading', { name: 'Mail log', level: 1 })).toBeVisible();
+
+    await page.getByLabel('Search by recipient').fill(owner.email.slice(0, 24));
+    await expect(page).toHaveURL(/query=/);
+    await expect(page.getByRole('row')).toHaveCount(2);
+    const row = page.getByRole('row').filter({ hasText: 'Pepper is protected' });
+    await expect(row).toBeVisible();
+    await expect(row).toContainText(owner.email);
+    await expect(row).toContainText('Payment receipt');
+    // The embedded outbox writes each e-mail as a file: sent within a few seconds by the worker.
+    await expect(async () => {
+      await page.reload();
+      await expect(row).toContainText('Sent', { timeout: 1000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(page.getByLabel('Search by recipient')).toHaveValue(owner.email.slice(0, 24));
+    await shot(page, 'mail-log-desktop');
+
+    await row.getByRole('button', { name: /^Open the e-mail/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Pepper is protected' });
+    await expect(dialog.getByLabel('Message text')).toContainText(`Hi Morgan,`);
+    await expect(dialog.getByLabel('Message text')).toContainText("Pepper's microchip is now registered until");
+    await expect(dialog.getByRole('button', { name: 'Send again' })).toHaveCount(0);
+    await shot(page, 'mail-log-message', false);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByText('Pepper is protected')).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot(page, 'mail-log-phone');
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * The mail log (admin-send-email): every e-mail the portal sent or will send, from its two queues:
+ * the mail outbox (account, payment and alert-confirmation e-mails) and the alert e-mails to
+ * pet-care professionals.
+ */
+import { z } from 'zod';
+import { idParam, requestObject, textField } from './fields.js';
+import { messages } from './messages.js';
+
+/** Which queue an e-mail waits in: the mail outbox, or the alert e-mails. */
+export const mailQueues = ['outbox', 'alert'] as const;
+export type MailQueue = (typeof mailQueues)[number];
+
+/** What an e-mail is about, as the log shows it. */
+export const mailKinds = {
+  'password-reset': 'Password reset',
+  'email-change': 'E-mail change',
+  invitation: 'Account invitation',
+  transfer: 'Pet transfer',
+  receipt: 'Payment receipt',
+  'alert-sent': 'Alert sent (to the owner)',
+  alert: 'Lost pet alert',
+  found: 'Found, thank you',
+} as const;
+export type MailKind = keyof typeof mailKinds;
+
+/** Where an e-mail stands: waiting, being handed to the mail server, done, refused, given up, or no longer due. */
+export const mailStatuses = ['pending', 'sending', 'sent', 'delivered', 'bounced', 'failed', 'canceled'] as const;
+export type MailStatus = (typeof mailStatuses)[number];
+
+/** The log shows this many e-mails a page, newest first. */
+export const mailLogPageSize = 50;
+
+/** GET admin/mail?query=&page=: the query matches part of the recipient's address. */
+export const mailLogQuery = requestObject({
+  query: textField(255, messages.emailTooLong).trim().optional(),
+  page: z.coerce.number({ error: messages.invalidRequest }).int({ error: messages.invalidRequest }).min(1, { error: messages.invalidRequest }).max(100_000, { error: messages.invalidRequest }).default(1),
+});
+
+/** GET admin/mail/{queue}/{id} and POST …/resend. */
+export const mailParams = requestObject({
+  queue: z.enum(mailQueues, { error: messages.invalidRequest }),
+  id: idParam(),
+});
+
+/** A row of the mail log. */
+export interface MailLogEntry {
+  queue: MailQueue;
+  id: number;
+  recipient: string;
+  subject: string;
+  kind: MailKind;
+  status: MailStatus;
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  /** Handed to the mail server (or written to the embedded outbox). */
+  sentAt: string | null;
+}
+
+export interface MailLogPage {
+  items: MailLogEntry[];
+  total: number;
+}
+
+/** One e-mail opened from the log: its plain text as sent (alert e-mails: as the worker renders them). */
+export interface MailLogMessage extends MailLogEntry {
+  text: string;
+}

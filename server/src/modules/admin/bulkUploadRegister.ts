@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { messages, type PetRegistration, type PetUploadColumn, type PetUploadStatus } from '@petreg/contract';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { CsvRowResult } from '../../csvFiles.js';
+import type { Transaction } from '../../db/client.js';
+import { chips, petBreeds, pets } from '../../db/schema.js';
+import { createShortLinks } from '../public/shortLinks.js';
+import { chunkAccounts } from './bulkUploadAccounts.js';
+import type { CheckedPetRow } from './bulkUploadRows.js';
+
+export type PetRowResult = CsvRowResult<PetUploadColumn, PetUploadStatus>;
+
+/**
+ * What the file's pets already are, and become as its rows are walked: who holds each chip, and
+ * which pets each owner has, by name, species and date of birth (how a pet without a chip is
+ * recognised when the same file comes again).
+ */
+export interface Registry {
+  /** Chip number to the account holding it; null when its pet was removed (the number stays taken). */
+  chipHolders: Map<string, number | null>;
+  petKeys: Set<string>;
+}
+
+const petKey = (userId: number, pet: Pick<PetRegistration, 'name' | 'speciesId' | 'dob'>) =>
+  `${userId} ${pet.speciesId} ${pet.dob ?? ''} ${pet.name.toLowerCase()}`;
+
+/** Reads into the registry what the database holds of a chunk's chips and its owners' pets. */
+async function readRegistry(tx: Transaction, registry: Registry, rows: readonly CheckedPetRow[], owners: readonly number[]) {
+  const chipIds = [...new Set(rows.flatMap((row) => (row.pet?.chipId ? [row.pet.chipId] : [])))].filter((id) => !registry.chipHolders.has(id));
+  if (chipIds.length > 0) {
+    const held = await tx
+      .select({ chipId: chips.chipId, userId: pets.userId, deletedAt: pets.deletedAt })
+      .from(chips)
+      .innerJoin(pets, eq(pets.id, chips.petId))
+      .where(and(inArray(chips.chipId, chipIds), isNull(chips.removedAt)));
+    for (const chip of held) registry.chipHolders.set(chip.chipId, chip.deletedAt ? null : chip.userId);
+  }
+  const names = [...new Set(rows.flatMap((row) => (row.pet && !row.pet.chipId ? [row.pet.name.toLowerCase()] : [])))];
+  if (names.length > 0 && owners.length > 0) {
+    const owned = await tx
+      .select({ userId: pets.userId, name: pets.name, speciesId: pets.speciesId, dob: pets.dob })
+      .from(pets)
+      .where(and(inArray(pets.userId, [...owners]), inArray(sql`lower(${pets.name})`, names), isNull(pets.deletedAt)));
+    for (const pet of owned) if (pet.speciesId) registry.petKeys.add(petKey(pet.userId, { ...pet, speciesId: pet.speciesId }));
+  }
+}
+
+/** What becomes of a good row whose owner's account is known: created, or skipped or refused as already there. */
+function decide(registry: Registry, userId: number, pet: PetRegistration): { status: PetUploadStatus; reason: string } {
+  if (pet.chipId) {
+    const holder = registry.chipHolders.get(pet.chipId);
+    // A chip on another owner's pet is never moved by a file: that is a transfer, an administrator's call.
+    if (holder !== undefined) return holder === userId ? { status: 'skipped', reason: messages.petUploadChipRegistered } : { status: 'error', reason: messages.chipTaken };
+    registry.chipHolders.set(pet.chipId, userId);
+  } else if (registry.petKeys.has(petKey(userId, pet))) {
+    return { status: 'skipped', reason: messages.petUploadPetRegistered };
+  }
+  registry.petKeys.add(petKey(userId, pet));
+  return { status: 'created', reason: '' };
+}
+
+/** What a chunk wrote, for the upload's audit entry. */
+export interface ChunkWrites {
+  results: PetRowResult[];
+  petIds: number[];
+  invitedUserIds: number[];
+}
+
+/**
+ * Registers a chunk of rows in the caller's transaction, in set-based statements. Pets start as a
+ * pet an owner registered without paying does: inactive, chip inactive, no plan, until a plan is
+ * bought at checkout. Rows whose owner has no account and does not describe one fully are errors.
+ */
+export async function registerChunk(
+  tx: Transaction,
+  context: { publicUrl: string; shelterEmail: string },
+  registry: Registry,
+  rows: readonly CheckedPetRow[],
+): Promise<ChunkWrites> {
+  const good = rows.filter((row) => row.pet);
+  const accounts = await chunkAccounts(tx, context.publicUrl, context.shelterEmail, good);
+  await readRegistry(tx, registry, good, [...accounts.ids.values()]);
+  const creating: { row: CheckedPetRow; pet: PetRegistration; userId: number; publicId: string }[] = [];
+  const results = rows.map((row): PetRowResult => {
+    if (!row.pet) return { cells: row.cells, status: 'error', reason: row.errors.join(' ') };
+    const userId = accounts.ids.get(row.ownerEmail ?? context.shelterEmail);
+    if (userId === undefined) return { cells: row.cells, status: 'error', reason: row.ownerErrors.join(' ') };
+    const decision = decide(registry, userId, row.pet);
+    if (decision.status === 'created') creating.push({ row, pet: row.pet, userId, publicId: randomUUID() });
+    return { cells: row.cells, ...decision };
+  });
+  if (creating.length === 0) return { results, petIds: [], invitedUserIds: accounts.invited };
+
+  const inserted = await tx
+    .insert(pets)
+    .values(
+      creating.map(({ pet, userId, publicId }) => ({
+        publicId,
+        userId,
+        name: pet.name,
+        speciesId: pet.speciesId,
+        sex: pet.sex,
+        dob: pet.dob,
+        approximateWeight: pet.approximateWeight === null ? null : String(pet.approximateWeight),
+        notes: pet.notes,
+      })),
+    )
+    .returning({ id: pets.id, publicId: pets.publicId });
+  const idOf = new Map(inserted.map((p) => [p.publicId, p.id]));
+  const created = creating.map((c) => ({ ...c, petId: idOf.get(c.publicId)! }));
+  const breedLinks = created.flatMap(({ pet, petId }) => [...new Set(pet.breeds.map((b) => b.id))].map((breedId) => ({ petId, breedId })));
+  if (breedLinks.length > 0) await tx.insert(petBreeds).values(breedLinks);
+  const chipRows = created.flatMap(({ pet, petId }) => (pet.chipId ? [{ petId, chipId: pet.chipId, chipTypeId: pet.chipTypeId }] : []));
+  if (chipRows.length > 0) await tx.insert(chips).values(chipRows);
+  const petIds = created.map((c) => c.petId);
+  await createShortLinks(tx, petIds);
+  return { results, petIds, invitedUserIds: accounts.invited };
+}

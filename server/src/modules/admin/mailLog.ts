@@ -1,0 +1,164 @@
+import { mailLogPageSize, messages, type MailKind, type MailLogEntry, type MailLogMessage, type MailLogPage, type MailQueue, type MailStatus } from '@petreg/contract';
+import { eq, sql } from 'drizzle-orm';
+import { recordAudit } from '../../db/audit.js';
+import { queryRows, type Database } from '../../db/client.js';
+import { alertEmails, mailOutbox } from '../../db/schema.js';
+import { badRequest, notFound } from '../../errors.js';
+import type { Session } from '../../plugins/auth.js';
+import { alertMessageWriter, readAlerts, type AlertMailSettings } from '../alerts/messages.js';
+
+export interface MailLogDeps {
+  db: Database;
+  alertMail: AlertMailSettings;
+}
+
+export type MailLog = ReturnType<typeof createMailLog>;
+
+/** A row of either queue, as the log reads it; an alert e-mail's subject and text are rendered from its alert. */
+interface LoggedMail {
+  queue: MailQueue;
+  id: number;
+  recipient: string;
+  kind: MailKind;
+  status: MailStatus;
+  attempts: number;
+  lastError: string | null;
+  createdAt: Date;
+  sentAt: Date | null;
+  subject: string | null;
+  text: string | null;
+  alertId: number | null;
+  token: string | null;
+}
+
+/**
+ * Both queues as one list. The mail outbox keeps each e-mail as written; an alert e-mail is rendered
+ * when sent (each recipient has an own pixel and unsubscribe address), so the log renders it again.
+ */
+const loggedMail = sql`
+  select 'outbox' as queue, id, recipient, kind, status, attempts, last_error, created_at, sent_at, subject, text, null::integer as alert_id, null::uuid as token
+    from ${mailOutbox}
+  union all
+  select 'alert', id, recipient, kind, status, attempts, last_error, created_at, delivered_at, null, null, alert_id, token
+    from ${alertEmails}`;
+
+interface LoggedMailRow {
+  queue: MailQueue;
+  id: number;
+  recipient: string;
+  kind: MailKind;
+  status: MailStatus;
+  attempts: number;
+  last_error: string | null;
+  created_at: Date | string;
+  sent_at: Date | string | null;
+  subject: string | null;
+  text: string | null;
+  alert_id: number | null;
+  token: string | null;
+}
+
+const dateOf = (value: Date | string | null) => (value === null ? null : new Date(value));
+
+function fromRow(row: LoggedMailRow): LoggedMail {
+  return {
+    queue: row.queue,
+    id: row.id,
+    recipient: row.recipient,
+    kind: row.kind,
+    status: row.status,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    createdAt: dateOf(row.created_at)!,
+    sentAt: dateOf(row.sent_at),
+    subject: row.subject,
+    text: row.text,
+    alertId: row.alert_id,
+    token: row.token,
+  };
+}
+
+/** The mail log (admin-send-email): every e-mail the portal sent or will send, one opened, a failed one sent again. */
+export function createMailLog({ db, alertMail }: MailLogDeps) {
+  const writeAlertMessage = alertMessageWriter(alertMail);
+
+  /** Subjects and texts for the alert e-mails among `mails`, from their alerts as they are now. */
+  async function rendered(mails: LoggedMail[]): Promise<Map<LoggedMail, { subject: string; text: string }>> {
+    const fromAlerts = mails.filter((mail) => mail.queue === 'alert');
+    const alerts = fromAlerts.length ? await readAlerts(db, [...new Set(fromAlerts.map((mail) => mail.alertId!))], alertMail.publicUrl) : new Map();
+    const written = new Map<LoggedMail, { subject: string; text: string }>();
+    for (const mail of mails) {
+      const alert = mail.queue === 'alert' ? alerts.get(mail.alertId!) : undefined;
+      if (alert) written.set(mail, writeAlertMessage({ kind: mail.kind, token: mail.token!, recipient: mail.recipient }, alert));
+      else written.set(mail, { subject: mail.subject ?? '', text: mail.text ?? '' });
+    }
+    return written;
+  }
+
+  function entryOf(mail: LoggedMail, subject: string): MailLogEntry {
+    return {
+      queue: mail.queue,
+      id: mail.id,
+      recipient: mail.recipient,
+      subject,
+      kind: mail.kind,
+      status: mail.status,
+      attempts: mail.attempts,
+      lastError: mail.lastError,
+      createdAt: mail.createdAt.toISOString(),
+      sentAt: mail.sentAt?.toISOString() ?? null,
+    };
+  }
+
+  async function find(queue: MailQueue, id: number): Promise<LoggedMail> {
+    const [row] = await queryRows<LoggedMailRow>(db, sql`select * from (${loggedMail}) mail where queue = ${queue} and id = ${id}`);
+    if (!row) throw notFound(messages.mailNotFound);
+    return fromRow(row);
+  }
+
+  return {
+    /** GET admin/mail: newest first, a page at a time; the query matches part of the recipient's address. */
+    async list(query: { query?: string; page: number }): Promise<MailLogPage> {
+      const pattern = query.query ? `%${query.query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+      const where = pattern ? sql`where lower(recipient) like ${pattern}` : sql``;
+      const [counted] = await queryRows<{ total: number }>(db, sql`select count(*)::integer as total from (${loggedMail}) mail ${where}`);
+      const rows = await queryRows<LoggedMailRow>(
+        db,
+        sql`select * from (${loggedMail}) mail ${where} order by created_at desc, queue, id desc
+          limit ${mailLogPageSize} offset ${(query.page - 1) * mailLogPageSize}`,
+      );
+      const mails = rows.map(fromRow);
+      const written = await rendered(mails);
+      return { items: mails.map((mail) => entryOf(mail, written.get(mail)!.subject)), total: counted!.total };
+    },
+
+    /** GET admin/mail/{queue}/{id}: the e-mail with its plain text (never the HTML: an alert's open pixel would count the administrator). */
+    async open(queue: MailQueue, id: number): Promise<MailLogMessage> {
+      const mail = await find(queue, id);
+      const { subject, text } = (await rendered([mail])).get(mail)!;
+      return { ...entryOf(mail, subject), text };
+    },
+
+    /** POST admin/mail/{queue}/{id}/resend: a failed e-mail goes back in its queue with fresh attempts. */
+    async resend(session: Session, queue: MailQueue, id: number): Promise<MailLogEntry> {
+      const table = queue === 'outbox' ? mailOutbox : alertEmails;
+      const again = { status: 'pending', attempts: 0, nextAttemptAt: new Date(), lastError: null };
+      const [resent] = await db.transaction(async (tx) => {
+        const queued = await tx
+          .update(table)
+          .set(again)
+          .where(sql`${table.id} = ${id} and ${table.status} = 'failed'`)
+          .returning({ id: table.id });
+        if (queued.length === 0) {
+          const [exists] = await tx.select({ id: table.id }).from(table).where(eq(table.id, id));
+          throw exists ? badRequest(messages.mailNotFailed) : notFound(messages.mailNotFound);
+        }
+        await recordAudit(tx, { actorUserId: session.userId, action: 'mail.resend', entity: `mail_${queue}`, entityId: id, before: { status: 'failed' }, after: { status: 'pending' } });
+        return queued;
+      });
+      const mail = await find(queue, resent!.id);
+      const { subject } = (await rendered([mail])).get(mail)!;
+      return entryOf(mail, subject);
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { API_BASE, formatPlace, paths } from '@petreg/contract';
+import { asc, eq, inArray } from 'drizzle-orm';
+import addressparser from 'nodemailer/lib/addressparser';
+import type { MailMessage } from '../../adapters/mail/index.js';
+import { imageUrl } from '../../adapters/storage/images.js';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/client.js';
+import { alertEmails, breeds, petAlerts, petBreeds, pets, shortLinks, species, zipCodes } from '../../db/schema.js';
+import { alertEmail, foundEmail, type AlertedPet } from './emails.js';
+import { formatLocalTime } from './localTime.js';
+
+// Alert e-mails as their recipients get them: what the worker sends and the mail log shows.
+
+/** What an alert e-mail needs of the portal's settings. */
+export interface AlertMailSettings {
+  publicUrl: string;
+  supportPhone: string;
+  /** MAIL_FROM: its address takes unsubscribe requests by e-mail (the mailto of List-Unsubscribe). */
+  mailFrom: string;
+}
+
+export const alertMailSettingsOf = (config: Pick<Config, 'publicUrl' | 'support' | 'mailFrom'>): AlertMailSettings => ({
+  publicUrl: config.publicUrl,
+  supportPhone: config.support.phone,
+  mailFrom: config.mailFrom,
+});
+
+type AlertEmailRow = typeof alertEmails.$inferSelect;
+
+/**
+ * Writes an alert e-mail row as the message its recipient gets: the alert or the thank-you, with
+ * the row's own pixel and one-click unsubscribe address (RFC 8058) and a mailto to MAIL_FROM.
+ */
+export function alertMessageWriter(settings: AlertMailSettings) {
+  const replyAddress = addressparser(settings.mailFrom, { flatten: true })[0]?.address;
+  const api = `${settings.publicUrl}${API_BASE}/email`;
+  const host = new URL(settings.publicUrl).hostname;
+  return (row: Pick<AlertEmailRow, 'kind' | 'token' | 'recipient'>, alert: AlertedPet): MailMessage => {
+    const unsubscribeUrl = `${api}/unsubscribe/${row.token}`;
+    const content =
+      row.kind === 'alert'
+        ? alertEmail(alert, { unsubscribeUrl, pixelUrl: `${api}/open/${row.token}.gif`, supportPhone: settings.supportPhone })
+        : foundEmail(alert, { unsubscribeUrl });
+    const mailto = replyAddress ? `, <mailto:${replyAddress}?subject=unsubscribe%20${row.token}>` : '';
+    return {
+      to: row.recipient,
+      messageId: `<${row.token}@${host}>`,
+      ...content,
+      headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>${mailto}`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    };
+  };
+}
+export type AlertContext = AlertedPet & {
+  status: string;
+  /** The pet was removed by an administrator: its alert e-mails are no longer due. */
+  petRemoved: boolean;
+};
+
+/** The pets of the alerts in a batch, read once each, as their e-mails describe them. */
+export async function readAlerts(db: Database, alertIds: number[], publicUrl: string): Promise<Map<number, AlertContext>> {
+  const rows = await db
+    .select({ alert: petAlerts, pet: pets, species: species.name, zip: zipCodes, shortCode: shortLinks.code })
+    .from(petAlerts)
+    .innerJoin(pets, eq(pets.id, petAlerts.petId))
+    .leftJoin(species, eq(species.id, pets.speciesId))
+    .leftJoin(zipCodes, eq(zipCodes.zip, petAlerts.zipCode))
+    .leftJoin(shortLinks, eq(shortLinks.petId, pets.id))
+    .where(inArray(petAlerts.id, alertIds));
+  const breedRows = await db
+    .select({ petId: petBreeds.petId, name: breeds.name })
+    .from(petBreeds)
+    .innerJoin(breeds, eq(breeds.id, petBreeds.breedId))
+    .where(inArray(petBreeds.petId, rows.map((r) => r.pet.id)))
+    .orderBy(asc(breeds.name));
+  return new Map(
+    rows.map(({ alert, pet, species: speciesName, zip, shortCode }) => {
+      const photo = imageUrl('pets', pet.image);
+      const profile = shortCode ? `${paths.short}/${shortCode}` : `${paths.petProfiles}/${pet.publicId}`;
+      return [
+        alert.id,
+        {
+          status: alert.status,
+          petRemoved: pet.deletedAt !== null,
+          name: pet.name,
+          species: speciesName,
+          breeds: breedRows.filter((b) => b.petId === pet.id).map((b) => b.name),
+          sex: pet.sex,
+          missingSince: formatLocalTime(alert.missingDate, zip?.state ?? null),
+          place: zip ? formatPlace(zip) : alert.zipCode,
+          incidentDescription: alert.incidentDescription,
+          photoUrl: photo && `${publicUrl}${photo}`,
+          profileUrl: `${publicUrl}${profile}`,
+        },
+      ];
+    }),
+  );
+}

@@ -1,0 +1,353 @@
+import { readFileSync } from 'node:fs';
+import { messages, petUploadColumns, petUploadLimits, type AuthResult, type PetUploadResult } from '@petreg/contract';
+import { parse } from 'csv-parse/sync';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, chips, mailOutbox, passwordResetTokens, petBreeds, pets, shortLinks, users } from '../src/db/schema.js';
+import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
+import { call, createTestApp, multipart, registerPet, signUpOwner, uniqueChip, uniqueEmail, type TestContext } from './helpers.js';
+
+let ctx: TestContext;
+let admin: AuthResult;
+let customer: Awaited<ReturnType<typeof signUpOwner>>;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  await ensureAdministrator(ctx.database.db, { email: 'root@example.com', password: 'Admin#Pass1' });
+  admin = (await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email: 'root@example.com', password: 'Admin#Pass1' } })).body.result!;
+  customer = await signUpOwner(ctx.app);
+});
+afterAll(() => ctx.close());
+
+type Row = Partial<Record<(typeof petUploadColumns)[number], string>>;
+
+/** A dog of the shelter's, with a fresh chip; `overrides` changes any cell. */
+const dog = (overrides: Row = {}): Row => ({
+  petName: 'Biscuit',
+  species: 'Dog',
+  breed: 'Labrador Retriever',
+  sex: 'Male',
+  dob: '03/14/2022',
+  chipId: uniqueChip(),
+  chipBrand: 'HomeAgain',
+  weightLbs: '52',
+  notes: 'Friendly',
+  ...overrides,
+});
+
+/** The rows as a CSV with the template's header; cells with commas or quotes are quoted. */
+const csv = (...rows: Row[]) =>
+  [petUploadColumns.join(','), ...rows.map((row) => petUploadColumns.map((c) => (/[",\r\n]/.test(row[c] ?? '') ? `"${row[c]!.replace(/"/g, '""')}"` : (row[c] ?? ''))).join(','))].join('\r\n');
+
+/** Uploads a pets file with the shelter e-mail, as the administrator unless another token (null: none) is given. */
+async function upload(
+  content: string | Buffer | null,
+  options: { email?: string | null; token?: string | null; filename?: string } = {},
+) {
+  const { email = 'intake@shelter.example.org', token = admin.token, filename = 'pets.csv' } = options;
+  const parts = [
+    ...(content === null ? [] : [{ name: 'file', filename, type: 'text/csv', content }]),
+    ...(email === null ? [] : [{ name: 'email', content: email }]),
+  ];
+  const body = multipart(parts.length ? parts : [{ name: 'note', content: 'nothing' }]);
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v2/admin/bulk-pet-upload',
+    payload: body.payload,
+    headers: { 'content-type': body.contentType, ...(token && { authorization: `Bearer ${token}` }) } as InjectOptions['headers'],
+  });
+  const envelope = response.json() as { succeeded: boolean; result: PetUploadResult | null; errors: string[] };
+  return { status: response.statusCode, ...envelope };
+}
+
+/** Uploads a file that must be taken, and answers the result file's rows. */
+async function uploaded(content: string, options: Parameters<typeof upload>[1] = {}) {
+  const answer = await upload(content, options);
+  expect(answer.status, answer.errors.join()).toBe(200);
+  return { result: answer.result!, rows: resultRows(answer.result!) };
+}
+
+function resultRows(result: PetUploadResult): Record<string, string>[] {
+  const text = Buffer.from(result.fileContents, 'base64').toString('utf8');
+  expect(text.startsWith('\ufeff')).toBe(true);
+  return parse(text, { bom: true, columns: true });
+}
+
+const db = () => ctx.database.db;
+const petCount = () => db().$count(pets);
+const accountOf = async (email: string) => (await db().select().from(users).where(eq(sql`lower(${users.email})`, email.toLowerCase())))[0];
+const petsOf = (userId: number) => db().select().from(pets).where(and(eq(pets.userId, userId), isNull(pets.deletedAt)));
+const invitationsTo = (email: string) =>
+  db().select().from(mailOutbox).where(and(eq(mailOutbox.recipient, email), eq(mailOutbox.subject, 'Your pet registry account is ready')));
+
+describe('who may upload pets', () => {
+  it('a guest gets 401 and an owner 403, and nothing is registered', async () => {
+    const before = await petCount();
+    const file = csv(dog());
+    const guest = await upload(file, { token: null });
+    expect(guest.status).toBe(401);
+    expect(guest.errors).toEqual([messages.invalidAccessToken]);
+    const owner = await upload(file, { token: customer.token });
+    expect(owner.status).toBe(403);
+    expect(owner.errors).toEqual([messages.forbidden]);
+    expect(await petCount()).toBe(before);
+  });
+});
+
+describe('POST admin/bulk-pet-upload', () => {
+  it('registers good rows as unpaid pets, answers the result file, and audits the upload', async () => {
+    const shelter = uniqueEmail();
+    const first = dog({ breed: 'Labrador Retriever; beagle', chipId: `${uniqueChip()}` });
+    const second = dog({ petName: 'Mittens', species: 'cat', breed: 'Domestic Shorthair', sex: 'F', dob: '2023-06-01', chipId: '', chipBrand: '', weightLbs: '9.5' });
+    const { result, rows } = await uploaded(csv(first, second), { email: shelter.toUpperCase() });
+    expect(result).toMatchObject({ contentType: 'text/csv', fileDownloadName: expect.stringMatching(/^bulk-pet-upload-result-.+\.csv$/), counts: { created: 2, skipped: 0, error: 0 } });
+    expect(Object.keys(rows[0]!)).toEqual([...petUploadColumns, 'status', 'reason']);
+    expect(rows.map((r) => [r.petName, r.status, r.reason])).toEqual([
+      ['Biscuit', 'created', ''],
+      ['Mittens', 'created', ''],
+    ]);
+
+    const account = (await accountOf(shelter))!;
+    const registered = await petsOf(account.id);
+    expect(registered).toHaveLength(2);
+    const biscuit = registered.find((p) => p.name === 'Biscuit')!;
+    // As a pet its owner registered without paying: inactive, no plan, the chip waiting for checkout.
+    expect(biscuit).toMatchObject({ isActive: false, planId: null, status: null, sex: 1, dob: '2022-03-14', approximateWeight: '52.0', notes: 'Friendly' });
+    expect(registered.find((p) => p.name === 'Mittens')).toMatchObject({ sex: 2, dob: '2023-06-01', approximateWeight: '9.5' });
+    const [chip] = await db().select().from(chips).where(eq(chips.petId, biscuit.id));
+    expect(chip).toMatchObject({ chipId: first.chipId, isActive: false, oneTime: false, expirationDate: null });
+    expect(await db().$count(petBreeds, eq(petBreeds.petId, biscuit.id))).toBe(2);
+    expect(await db().$count(shortLinks, inArray(shortLinks.petId, registered.map((p) => p.id)))).toBe(2);
+
+    const [entry] = await db().select().from(auditLog).where(and(eq(auditLog.entity, 'pet-upload'), sql`${auditLog.after}->>'shelterEmail' = ${shelter}`));
+    expect(entry).toMatchObject({ actorUserId: admin.user.id, action: 'bulk-upload' });
+    expect(entry!.after).toMatchObject({ fileName: 'pets.csv', counts: { created: 2, skipped: 0, error: 0 }, petIds: expect.arrayContaining(registered.map((p) => p.id)), invitedUserIds: [account.id] });
+  });
+
+  it('opens the shelter’s account with an invitation to set a password when it is new, and uses it as it is when not', async () => {
+    const shelter = uniqueEmail();
+    await uploaded(csv(dog()), { email: shelter });
+    const account = (await accountOf(shelter))!;
+    expect(account).toMatchObject({ passwordHash: null, roles: ['customer'], isActive: true });
+    const [invitation] = await invitationsTo(shelter);
+    expect(invitation!.kind).toBe('invitation');
+    expect(invitation!.text).toContain(`/reset-password?email=${encodeURIComponent(shelter)}&code=`);
+    expect(await db().$count(passwordResetTokens, and(eq(passwordResetTokens.userId, account.id), isNull(passwordResetTokens.usedAt)))).toBe(1);
+
+    // The invitation's link sets the password through the reset-password page's call.
+    const code = new URL(/https?:\/\/\S+/.exec(invitation!.text)![0]).searchParams.get('code')!;
+    const set = await call(ctx.app, 'POST', 'Users/set-password-by-token', { body: { email: shelter, token: code, password: 'Shelter#Pass1' } });
+    expect(set.status, set.body.errors.join()).toBe(200);
+    expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: shelter, password: 'Shelter#Pass1' } })).status).toBe(200);
+
+    await uploaded(csv(dog()), { email: shelter });
+    expect(await invitationsTo(shelter)).toHaveLength(1);
+    expect(await petsOf(account.id)).toHaveLength(2);
+
+    // A shelter that signed up itself gets its pets, and no invitation.
+    const signedUp = await signUpOwner(ctx.app);
+    await uploaded(csv(dog()), { email: signedUp.input.email });
+    expect(await petsOf(signedUp.user.id)).toHaveLength(1);
+    expect(await invitationsTo(signedUp.input.email.toLowerCase())).toHaveLength(0);
+  });
+
+  it('registers a row with an owner e-mail to that owner: a new one invited, an existing one untouched', async () => {
+    const existing = await signUpOwner(ctx.app);
+    const newEmail = uniqueEmail();
+    const owner = {
+      ownerFirstName: 'Dana',
+      ownerLastName: 'Whitfield',
+      ownerEmail: newEmail.toUpperCase(),
+      ownerPhone: '(314) 555-0178',
+      ownerAddress1: '1200 Market St',
+      ownerCity: 'Saint Louis',
+      ownerState: 'mo',
+      ownerZip: '63101',
+    };
+    const shelter = uniqueEmail();
+    const { rows } = await uploaded(
+      csv(
+        dog({ ...owner, petName: 'Rex' }),
+        dog({ ...owner, petName: 'Rosie', ownerFirstName: '' }),
+        dog({ petName: 'Scout', ownerEmail: existing.input.email, ownerFirstName: 'Someone', ownerLastName: 'Else' }),
+      ),
+      { email: shelter },
+    );
+    expect(rows.map((r) => r.status)).toEqual(['created', 'created', 'created']);
+    const account = (await accountOf(newEmail))!;
+    expect(account).toMatchObject({ firstName: 'Dana', lastName: 'Whitfield', phoneNumber: '+13145550178', address1: '1200 Market St', city: 'Saint Louis', zipcode: '63101', passwordHash: null });
+    expect(account.stateId).not.toBeNull();
+    expect((await petsOf(account.id)).map((p) => p.name).sort()).toEqual(['Rex', 'Rosie']);
+    expect(await invitationsTo(newEmail)).toHaveLength(1);
+
+    const [scoutOwner] = await db().select().from(users).where(eq(users.id, existing.user.id));
+    expect(scoutOwner).toMatchObject({ firstName: existing.input.firstName, lastName: existing.input.lastName });
+    expect((await petsOf(existing.user.id)).map((p) => p.name)).toEqual(['Scout']);
+    expect(await invitationsTo(existing.input.email)).toHaveLength(0);
+    // No row went to the shelter, so its account was never opened.
+    expect(await accountOf(shelter)).toBeUndefined();
+  });
+
+  it('refuses a row whose new owner it cannot open an account for, and a bad owner e-mail', async () => {
+    const email = uniqueEmail();
+    const { rows } = await uploaded(
+      csv(
+        dog({ ownerEmail: email, ownerFirstName: '', ownerLastName: 'Whitfield' }),
+        dog({ ownerEmail: uniqueEmail(), ownerFirstName: 'Dana', ownerLastName: 'Whitfield', ownerPhone: '12', ownerState: 'ZZ' }),
+        dog({ ownerEmail: 'not-an-email' }),
+      ),
+    );
+    expect(rows.map((r) => [r.status, r.reason])).toEqual([
+      ['error', messages.firstNameRequired],
+      ['error', `${messages.phoneInvalid} ${messages.stateInvalid}`],
+      ['error', messages.emailInvalid],
+    ]);
+    expect(await accountOf(email)).toBeUndefined();
+  });
+
+  it('checks every row with the pet form’s rules; one bad row never stops the others', async () => {
+    const before = await petCount();
+    const good = dog();
+    const { result, rows } = await uploaded(
+      csv(
+        dog({ species: 'Dragon' }),
+        dog({ breed: 'Siamese' }),
+        dog({ petName: 'X' }),
+        dog({ petName: '' }),
+        good,
+        dog({ species: '' }),
+        dog({ chipId: '12345' }),
+        dog({ chipId: 'ABC*DEF*GHI*JKL*M' }),
+        dog({ chipBrand: 'Acme Chips' }),
+        dog({ chipBrand: '' }),
+        dog({ sex: 'Sometimes' }),
+        dog({ dob: '2999-01-01' }),
+        dog({ dob: '31/31/2020' }),
+        dog({ weightLbs: 'heavy' }),
+        dog({ notes: 'n'.repeat(201) }),
+        dog({ breed: 'Beagle;Boxer;Akita;Basenji' }),
+      ),
+    );
+    expect(rows.map((r) => [r.status, r.reason])).toEqual([
+      ['error', messages.speciesUnknown],
+      ['error', messages.breedsOfSpecies],
+      ['error', messages.petNameMin2],
+      ['error', `${messages.petNameRequired} ${messages.petNameMin2}`],
+      ['created', ''],
+      ['error', messages.petSpeciesRequired],
+      ['error', messages.chipTooShort],
+      ['error', messages.lookupLength],
+      ['error', messages.chipBrandUnknown],
+      ['error', messages.chipTypeRequired],
+      ['error', messages.petSexInvalid],
+      ['error', messages.dateInFuture],
+      ['error', messages.invalidDate],
+      ['error', messages.weightNotNumber],
+      ['error', messages.notesTooLong],
+      ['error', messages.breedsMax],
+    ]);
+    expect(result.counts).toEqual({ created: 1, skipped: 0, error: 15 });
+    expect(await petCount()).toBe(before + 1);
+  });
+
+  it('skips a chip this owner already has, refuses one another owner has, and never transfers it', async () => {
+    const shelter = uniqueEmail();
+    const othersPet = await registerPet(ctx.app, customer.token);
+    const chip = uniqueChip();
+    const { rows } = await uploaded(
+      csv(
+        dog({ chipId: othersPet.chips[0]!.chipId }),
+        dog({ chipId: chip }),
+        dog({ petName: 'Twin', chipId: chip.replace(/(\d{3})(\d{3})/, '$1 $2') }),
+        dog({ chipId: chip, ownerEmail: customer.input.email }),
+      ),
+      { email: shelter },
+    );
+    expect(rows.map((r) => [r.status, r.reason])).toEqual([
+      ['error', messages.chipTaken],
+      ['created', ''],
+      ['skipped', messages.petUploadChipRegistered],
+      ['error', messages.chipTaken],
+    ]);
+    const [held] = await db().select({ userId: pets.userId }).from(chips).innerJoin(pets, eq(pets.id, chips.petId)).where(and(eq(chips.chipId, othersPet.chips[0]!.chipId), isNull(chips.removedAt)));
+    expect(held!.userId).toBe(customer.user.id);
+  });
+
+  it('creates nothing twice when the same file is uploaded again, with or without chips', async () => {
+    const shelter = uniqueEmail();
+    const owner = uniqueEmail();
+    const file = csv(
+      dog(),
+      dog({ petName: 'Mittens', species: 'Cat', breed: '', chipId: '', chipBrand: '' }),
+      dog({ petName: 'mittens', species: 'Cat', breed: '', chipId: '', chipBrand: '' }),
+      dog({ petName: 'Mittens', species: 'Cat', breed: '', chipId: '', chipBrand: '', dob: '2020-01-01' }),
+      dog({ petName: 'Pip', chipId: '', chipBrand: '', ownerEmail: owner, ownerFirstName: 'Dana', ownerLastName: 'Whitfield' }),
+    );
+    const first = await uploaded(file, { email: shelter });
+    expect(first.rows.map((r) => r.status)).toEqual(['created', 'created', 'skipped', 'created', 'created']);
+    expect(first.rows[2]!.reason).toBe(messages.petUploadPetRegistered);
+    const before = await petCount();
+    const outbox = await db().$count(mailOutbox);
+
+    const again = await uploaded(file, { email: shelter });
+    expect(again.result.counts).toEqual({ created: 0, skipped: 5, error: 0 });
+    expect(again.rows.map((r) => r.reason)).toEqual([
+      messages.petUploadChipRegistered,
+      messages.petUploadPetRegistered,
+      messages.petUploadPetRegistered,
+      messages.petUploadPetRegistered,
+      messages.petUploadPetRegistered,
+    ]);
+    expect(await petCount()).toBe(before);
+    expect(await db().$count(mailOutbox)).toBe(outbox);
+  });
+
+  it('neutralises cells a spreadsheet would run as formulas in the result file', async () => {
+    const { rows } = await uploaded(csv(dog({ petName: '=HYPERLINK("http://evil.example","x")', notes: '+1 555 0100' }), dog({ species: '@SUM(A1)', notes: '-2' })));
+    expect(rows[0]).toMatchObject({ petName: `'=HYPERLINK("http://evil.example","x")`, notes: `'+1 555 0100`, status: 'created' });
+    expect(rows[1]).toMatchObject({ species: `'@SUM(A1)`, notes: `'-2`, status: 'error', reason: messages.speciesUnknown });
+  });
+
+  it('reads the template the site serves, and a file saved by a Windows spreadsheet', async () => {
+    const template = readFileSync(new URL('../../web/public/templates/bulk-pet-upload-template.csv', import.meta.url), 'utf8');
+    expect(template.split('\r\n')[0]).toBe(petUploadColumns.join(','));
+    const { rows } = await uploaded(template, { email: uniqueEmail() });
+    expect(rows.map((r) => r.status)).toEqual(['created', 'created']);
+
+    const latin1 = Buffer.from(csv(dog({ petName: 'Café', notes: 'Señor' })), 'latin1');
+    const windows = await upload(latin1);
+    expect(resultRows(windows.result!)[0]).toMatchObject({ petName: 'Café', notes: 'Señor', status: 'created' });
+  });
+
+  it('refuses a file that is no CSV, a missing file, and a missing or bad shelter e-mail; nothing changes', async () => {
+    const before = await petCount();
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+    const cases: [Awaited<ReturnType<typeof upload>>, number, string][] = [
+      [await upload(png, { filename: 'photo.png' }), 400, messages.bulkUploadFileInvalid],
+      [await upload('just some words\nand more', { filename: 'notes.txt' }), 400, messages.bulkUploadFileInvalid],
+      [await upload(null), 400, messages.bulkUploadFileRequired],
+      [await upload(''), 400, messages.bulkUploadFileRequired],
+      [await upload(petUploadColumns.join(',')), 400, messages.petCsvNoRows],
+      [await upload('petName,breed\r\nRex,Beagle'), 400, messages.petCsvColumnsMissing],
+      [await upload(csv(dog()), { email: null }), 400, messages.bulkUploadEmailInvalid],
+      [await upload(csv(dog()), { email: '' }), 400, messages.bulkUploadEmailInvalid],
+      [await upload(csv(dog()), { email: 'shelter@nowhere' }), 400, messages.bulkUploadEmailInvalid],
+      [await upload(Buffer.alloc(petUploadLimits.maxFileBytes + 1, 'a')), 413, messages.petCsvTooLarge],
+    ];
+    for (const [answer, status, message] of cases) {
+      expect(answer.status).toBe(status);
+      expect(answer.errors).toEqual([message]);
+    }
+    const json = await call(ctx.app, 'POST', 'admin/bulk-pet-upload', { token: admin.token, body: { email: 'a@b.org' } });
+    expect(json.status).toBe(400);
+    expect(json.body.errors).toEqual([messages.bulkUploadFileRequired]);
+    expect(await petCount()).toBe(before);
+  });
+
+  it('refuses a file of more rows than an upload takes', async () => {
+    const row = csv(dog({ chipId: '', chipBrand: '' })).split('\r\n')[1]!;
+    const answer = await upload([petUploadColumns.join(','), ...Array(petUploadLimits.maxRows + 1).fill(row)].join('\r\n'));
+    expect(answer.status).toBe(400);
+    expect(answer.errors).toEqual([messages.petCsvTooManyRows]);
+  });
+});

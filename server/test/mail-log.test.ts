@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { mailLogPageSize, messages, type AuthResult, type MailLogEntry, type MailLogMessage, type MailLogPage } from '@petreg/contract';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alertEmails, auditLog, mailOutbox } from '../src/db/schema.js';
+import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
+import { alertKit } from './alertKit.js';
+import { call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
+
+let ctx: TestContext;
+let admin: AuthResult;
+const kit = alertKit(() => ctx);
+const db = () => ctx.database.db;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  await ensureAdministrator(db(), { email: 'root@example.com', password: 'Admin#Pass1' });
+  admin = (await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email: 'root@example.com', password: 'Admin#Pass1' } })).body.result!;
+});
+afterAll(() => ctx.close());
+
+const list = (query = '', page = 1) => call<MailLogPage>(ctx.app, 'GET', `admin/mail?query=${encodeURIComponent(query)}&page=${page}`, { token: admin.token });
+
+/** An owner's paid alert about a dog lost in 63101, reaching one clinic: the clinic's e-mail and the owner's confirmation. */
+async function paidAlert() {
+  const clinic = await kit.siteNear('63101', 5);
+  const owner = await kit.ownerWithLostPet();
+  await kit.sendAndPay(owner.token, owner.pet.id);
+  return { clinic, owner };
+}
+
+describe('the mail log', () => {
+  it('is for administrators only', async () => {
+    const customer = await signUpOwner(ctx.app);
+    for (const [method, url] of [
+      ['GET', 'admin/mail'],
+      ['GET', 'admin/mail/outbox/1'],
+      ['POST', 'admin/mail/outbox/1/resend'],
+    ] as const) {
+      expect((await call(ctx.app, method, url)).status).toBe(401);
+      expect((await call(ctx.app, method, url, { token: customer.token })).status).toBe(403);
+    }
+  });
+
+  it("lists both queues newest first, with each e-mail's subject, kind and status, searched by part of the address", async () => {
+    const { clinic, owner } = await paidAlert();
+    const toClinic = await list(clinic.email!.slice(0, 12).toUpperCase());
+    expect(toClinic.status).toBe(200);
+    expect(toClinic.body.result!.items).toEqual([
+      expect.objectContaining({
+        queue: 'alert',
+        recipient: clinic.email,
+        kind: 'alert',
+        status: 'pending',
+        attempts: 0,
+        subject: 'Lost dog: Biscuit, last seen near Saint Louis, MO 63101',
+        sentAt: null,
+      }),
+    ]);
+    const toOwner = (await list(owner.user.data.email)).body.result!;
+    expect(toOwner.items.map((mail) => [mail.queue, mail.kind, mail.subject])).toContainEqual(['outbox', 'alert-sent', 'Your lost pet alert for Biscuit was sent']);
+
+    const everything = (await list()).body.result!;
+    expect(everything.total).toBeGreaterThanOrEqual(2);
+    const times = everything.items.map((mail) => mail.createdAt);
+    expect(times).toEqual([...times].sort().reverse());
+  });
+
+  it('pages through the log and treats % and _ in a search as themselves', async () => {
+    const tag = `${randomUUID().slice(0, 8)}@example.com`;
+    const rows = Array.from({ length: mailLogPageSize + 3 }, (_, i) => ({
+      recipient: `paged${i}-${tag}`,
+      kind: 'receipt' as const,
+      subject: `Receipt ${i}`,
+      text: 'Thank you.',
+    }));
+    await db().insert(mailOutbox).values(rows);
+    const first = (await list(tag)).body.result!;
+    const second = (await list(tag, 2)).body.result!;
+    expect(first.total).toBe(mailLogPageSize + 3);
+    expect(first.items).toHaveLength(mailLogPageSize);
+    expect(second.items).toHaveLength(3);
+    expect(new Set([...first.items, ...second.items].map((mail) => mail.id)).size).toBe(mailLogPageSize + 3);
+    expect((await list(`paged%-${tag}`)).body.result!.total).toBe(0);
+    expect((await list(`paged_-${tag}`)).body.result!.total).toBe(0);
+    expect((await call(ctx.app, 'GET', 'admin/mail?page=0', { token: admin.token })).status).toBe(400);
+  });
+
+  it('opens an e-mail with its plain text, as its recipient got it', async () => {
+    const { clinic } = await paidAlert();
+    const [row] = await db().select().from(alertEmails).where(eq(alertEmails.recipient, clinic.email!));
+    const opened = await call<MailLogMessage>(ctx.app, 'GET', `admin/mail/alert/${row!.id}`, { token: admin.token });
+    expect(opened.status).toBe(200);
+    expect(opened.body.result).toMatchObject({ recipient: clinic.email, kind: 'alert' });
+    expect(opened.body.result!.text).toContain('LOST DOG: Biscuit');
+    expect(opened.body.result!.text).toContain('Slipped the leash near the park.');
+    expect(opened.body.result!.text).not.toContain('.gif');
+    // Opening it is not the recipient opening it.
+    expect((await db().select().from(alertEmails).where(eq(alertEmails.id, row!.id)))[0]!.openedAt).toBeNull();
+
+    const [receipt] = await db().insert(mailOutbox).values({ recipient: 'someone@example.com', kind: 'receipt', subject: 'Rex is protected', text: 'Thank you, Rex.' }).returning();
+    expect((await call<MailLogMessage>(ctx.app, 'GET', `admin/mail/outbox/${receipt!.id}`, { token: admin.token })).body.result).toMatchObject({
+      subject: 'Rex is protected',
+      text: 'Thank you, Rex.',
+      kind: 'receipt',
+    });
+    const missing = await call(ctx.app, 'GET', 'admin/mail/outbox/99999999', { token: admin.token });
+    expect([missing.status, missing.body.errors]).toEqual([404, [messages.mailNotFound]]);
+    expect((await call(ctx.app, 'GET', `admin/mail/elsewhere/${receipt!.id}`, { token: admin.token })).status).toBe(400);
+  });
+
+  it('sends a failed e-mail again, and only a failed one, in the audit log', async () => {
+    const { clinic } = await paidAlert();
+    const [row] = await db().select().from(alertEmails).where(eq(alertEmails.recipient, clinic.email!));
+    const early = await call(ctx.app, 'POST', `admin/mail/alert/${row!.id}/resend`, { token: admin.token });
+    expect([early.status, early.body.errors]).toEqual([400, [messages.mailNotFailed]]);
+
+    await db().update(alertEmails).set({ status: 'failed', attempts: 8, lastError: '421 try later' }).where(eq(alertEmails.id, row!.id));
+    const failed = (await list(clinic.email!)).body.result!.items[0]!;
+    expect(failed).toMatchObject({ status: 'failed', attempts: 8, lastError: '421 try later' });
+
+    const resent = await call<MailLogEntry>(ctx.app, 'POST', `admin/mail/alert/${row!.id}/resend`, { token: admin.token });
+    expect(resent.status).toBe(200);
+    expect(resent.body.result).toMatchObject({ status: 'pending', attempts: 0, lastError: null });
+    const [queued] = await db().select().from(alertEmails).where(eq(alertEmails.id, row!.id));
+    expect(queued!.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now());
+    const audit = await db().select().from(auditLog).where(and(eq(auditLog.action, 'mail.resend'), eq(auditLog.entityId, String(row!.id))));
+    expect(audit).toEqual([expect.objectContaining({ actorUserId: admin.user.id, entity: 'mail_alert' })]);
+
+    const [bounced] = await db().insert(mailOutbox).values({ recipient: 'gone@example.com', kind: 'receipt', subject: 'x', text: 'x', status: 'failed', attempts: 8 }).returning();
+    expect((await call(ctx.app, 'POST', `admin/mail/outbox/${bounced!.id}/resend`, { token: admin.token })).status).toBe(200);
+    expect((await db().select().from(mailOutbox).where(eq(mailOutbox.id, bounced!.id)))[0]).toMatchObject({ status: 'pending', attempts: 0 });
+    const unknown = await call(ctx.app, 'POST', 'admin/mail/outbox/99999999/resend', { token: admin.token });
+    expect([unknown.status, unknown.body.errors]).toEqual([404, [messages.mailNotFound]]);
+  });
+});

@@ -1,0 +1,226 @@
+import { formatDate, mailKinds, mailLogPageSize, messages, type MailLogEntry, type MailStatus } from '@petreg/contract';
+import { MarkEmailRead, Search, Send, Visibility } from '@mui/icons-material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  IconButton,
+  InputAdornment,
+  LinearProgress,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TablePagination,
+  TableRow,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useState } from 'react';
+import { firstError } from '../../app/api';
+import { toast } from '../../app/toast';
+import { CellText } from '../../components/CellText';
+import { CenteredSpinner } from '../../components/CenteredSpinner';
+import { EmptyState } from '../../components/EmptyState';
+import { PageHeader } from '../../components/PageHeader';
+import { stackedTable } from '../../components/stackedTable';
+import { useMailLog, useMailMessage, useResendMail } from './mailLogApi';
+import { useAddressSearch } from './useAddressSearch';
+
+const statusLooks: Record<MailStatus, { label: string; color: 'default' | 'info' | 'success' | 'warning' | 'error' }> = {
+  pending: { label: 'Waiting', color: 'info' },
+  sending: { label: 'Sending', color: 'info' },
+  sent: { label: 'Sent', color: 'success' },
+  delivered: { label: 'Delivered', color: 'success' },
+  bounced: { label: 'Bounced', color: 'warning' },
+  failed: { label: 'Failed', color: 'error' },
+  canceled: { label: 'Canceled', color: 'default' },
+};
+
+const when = (value: string) => `${formatDate(value)} ${new Date(value).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}`;
+const triesOf = (mail: MailLogEntry) => (mail.attempts === 1 ? '1 attempt' : `${mail.attempts} attempts`);
+
+function StatusChip({ status }: { status: MailStatus }) {
+  const look = statusLooks[status];
+  return <Chip size="small" variant="outlined" label={look.label} color={look.color} />;
+}
+
+/** admin-send-email: the mail log, every e-mail the portal sent or will send; a failed one can be sent again. */
+export function MailLogPage() {
+  const { text, setText, query, page, goToPage } = useAddressSearch();
+  const mail = useMailLog(query, page);
+  const [opened, setOpened] = useState<MailLogEntry | null>(null);
+
+  return (
+    <>
+      <PageHeader title="Mail log" subtitle="Every e-mail the portal sent or will send: account, payment and alert e-mails, and where each stands." />
+      <Card>
+        <Box sx={{ p: 2, pb: 1 }}>
+          <TextField
+            label="Search by recipient"
+            placeholder="Email address or part of it"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            size="small"
+            fullWidth
+            sx={{ maxWidth: { sm: 420 } }}
+            slotProps={{
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <Search />
+                  </InputAdornment>
+                ),
+              },
+              htmlInput: { maxLength: 255, type: 'search' },
+            }}
+          />
+        </Box>
+        <LinearProgress aria-label="Loading e-mails" sx={{ visibility: mail.isFetching && mail.data ? 'visible' : 'hidden' }} />
+        {mail.isError ? (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" size="small" onClick={() => void mail.refetch()}>
+                Try again
+              </Button>
+            }
+          >
+            {firstError(mail.error, messages.genericError)}
+          </Alert>
+        ) : !mail.data ? (
+          <CenteredSpinner />
+        ) : mail.data.items.length === 0 ? (
+          <EmptyState icon={<MarkEmailRead />} title="No e-mails found" hint={query ? 'Try part of the address.' : 'E-mails appear here as soon as the portal writes them.'} />
+        ) : (
+          <>
+            <TableContainer sx={{ ...stackedTable(640), px: { xs: 1.5, sm: 0 }, pt: { xs: 1.5, sm: 0 }, '& th, & td': { px: 1.5 } }}>
+              <Table aria-label="E-mails">
+                <TableHead>
+                  <TableRow>
+                    <TableCell>Recipient</TableCell>
+                    <TableCell>Subject</TableCell>
+                    <TableCell>Status</TableCell>
+                    <TableCell>Written</TableCell>
+                    <TableCell />
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {mail.data.items.map((entry) => (
+                    <TableRow key={`${entry.queue}-${entry.id}`} hover>
+                      <TableCell data-label="Recipient" sx={{ overflowWrap: 'anywhere', minWidth: 160 }}>
+                        <CellText detail={mailKinds[entry.kind]}>{entry.recipient}</CellText>
+                      </TableCell>
+                      <TableCell data-label="Subject">{entry.subject}</TableCell>
+                      <TableCell data-label="Status">
+                        <CellText detail={entry.lastError ? `${triesOf(entry)}: ${entry.lastError}` : entry.attempts > 0 ? triesOf(entry) : undefined}>
+                          <StatusChip status={entry.status} />
+                        </CellText>
+                      </TableCell>
+                      <TableCell data-label="Written" sx={{ whiteSpace: 'nowrap' }}>
+                        <CellText detail={entry.sentAt ? `sent ${when(entry.sentAt)}` : undefined}>{when(entry.createdAt)}</CellText>
+                      </TableCell>
+                      <TableCell align="right">
+                        <Tooltip title="Open">
+                          <IconButton aria-label={`Open the e-mail to ${entry.recipient}: ${entry.subject}`} onClick={() => setOpened(entry)}>
+                            <Visibility />
+                          </IconButton>
+                        </Tooltip>
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableContainer>
+            <TablePagination
+              component="div"
+              count={mail.data.total}
+              page={page - 1}
+              onPageChange={(_, next) => goToPage(next + 1)}
+              rowsPerPage={mailLogPageSize}
+              rowsPerPageOptions={[]}
+            />
+          </>
+        )}
+      </Card>
+      {opened && <MailDialog entry={opened} onClose={() => setOpened(null)} />}
+    </>
+  );
+}
+
+/** One e-mail as its recipient got it (plain text), with Send again while it has failed. */
+function MailDialog({ entry, onClose }: { entry: MailLogEntry; onClose: () => void }) {
+  const message = useMailMessage(entry.queue, entry.id);
+  const resend = useResendMail();
+  const shown = message.data ?? entry;
+
+  const sendAgain = () =>
+    resend.mutate(entry, {
+      onSuccess: () => {
+        toast(messages.mailResent, { variant: 'success' });
+        onClose();
+      },
+      onError: (error) => toast(firstError(error, messages.genericError), { variant: 'error' }),
+    });
+
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="mail-title">
+      <DialogTitle id="mail-title">{shown.subject}</DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={0.5} sx={{ mb: 2 }}>
+          <Typography variant="body2">
+            <b>To:</b> {shown.recipient}
+          </Typography>
+          <Typography variant="body2">
+            <b>Kind:</b> {mailKinds[shown.kind]}
+          </Typography>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <Typography variant="body2" component="span">
+              <b>Status:</b>
+            </Typography>
+            <StatusChip status={shown.status} />
+            <Typography variant="body2" color="text.secondary" component="span">
+              {triesOf(shown)}
+              {shown.sentAt && `, sent ${when(shown.sentAt)}`}
+            </Typography>
+          </Stack>
+          {shown.lastError && (
+            <Alert severity={shown.status === 'failed' ? 'error' : 'warning'} sx={{ mt: 1 }}>
+              {shown.lastError}
+            </Alert>
+          )}
+        </Stack>
+        {message.isError ? (
+          <Alert severity="error">{firstError(message.error, messages.genericError)}</Alert>
+        ) : !message.data ? (
+          <CenteredSpinner />
+        ) : (
+          <Box
+            component="pre"
+            aria-label="Message text"
+            sx={{ m: 0, p: 2, bgcolor: 'grey.50', border: 1, borderColor: 'divider', borderRadius: 1, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'inherit', fontSize: '0.9rem' }}
+          >
+            {message.data.text}
+          </Box>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+        {shown.status === 'failed' && (
+          <Button variant="contained" startIcon={<Send />} onClick={sendAgain} disabled={resend.isPending}>
+            Send again
+          </Button>
+        )}
+      </DialogActions>
+    </Dialog>
+  );
+}
