@@ -193,6 +193,16 @@ describe('the owner card', () => {
     expect(open).toHaveLength(0);
   });
 
+  it('refuses to switch off the administrator\'s own account', async () => {
+    const answer = await call(ctx.app, 'PUT', `admin/update-user/${admin.user.id}`, {
+      token: admin.token,
+      body: userCard('root@example.com', { isActive: false }),
+    });
+    expect(answer.status).toBe(409);
+    expect(answer.body.errors).toEqual([messages.ownAccountDisable]);
+    expect((await call<AdminUser>(ctx.app, 'GET', `admin/pet-user/${admin.user.id}`, { token: admin.token })).body.result!.data.isActive).toBe(true);
+  });
+
   it('refuses bad input with the field message and changes nothing', async () => {
     const { owner } = await ownerWithPet();
     for (const [body, message] of [

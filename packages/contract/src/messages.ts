@@ -183,6 +183,7 @@ export const messages = {
   emailsDoNotMatch: "Emails don't match",
   petAlreadyOwned: 'This pet already belongs to this account.',
   petTransferred: 'The pet has been transferred.',
+  ownAccountDisable: 'You cannot disable your own account.',
   transferAccountInactive: "The new owner's account is disabled. Enable it before transferring the pet.",
 } as const;
 

@@ -65,6 +65,8 @@ export function createAdminRecords(deps: AdminRecordDeps) {
      */
     async updateUser(session: Session, userId: number, input: AdminUserUpdate): Promise<AdminUser> {
       const current = await userRow(userId);
+      // An administrator who switched themselves off would be signed out with no one to switch them back on.
+      if (userId === session.userId && !input.isActive) throw conflict(messages.ownAccountDisable);
       const emailChanged = !isSameEmail(input.email, current.email);
       if (emailChanged) {
         const [holder] = await db.select({ id: users.id }).from(users).where(byEmail(input.email));
