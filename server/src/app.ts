@@ -24,6 +24,10 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { AppError, loggable } from './errors.js';
 import { jsonBodyLimit, withImageBodyLimit } from './http.js';
+import { adminRecordRoutes } from './modules/admin/recordRoutes.js';
+import { createAdminRecords } from './modules/admin/records.js';
+import { createPetRemoval } from './modules/admin/removal.js';
+import { createPetTransfer } from './modules/admin/transfer.js';
 import { createBulkPetUpload } from './modules/admin/bulkUpload.js';
 import { bulkUploadRoutes } from './modules/admin/bulkUploadRoutes.js';
 import { createAdminSearch } from './modules/admin/search.js';
@@ -187,6 +191,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(adminSiteRoutes, {
         directory: createSiteDirectory({ db: database.db }),
         siteImport: createSiteImport({ db: database.db }),
+      });
+      await api.register(adminRecordRoutes, {
+        records: createAdminRecords({ db: database.db, petService: pets, accounts: users, sessions: app.sessions }),
+        transfers: createPetTransfer({ db: database.db, accounts: users, payments, publicUrl: config.publicUrl, log: app.log }),
+        removals: createPetRemoval({ db: database.db, accounts: users, payments, log: app.log }),
       });
       await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl }) });
       await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config) }) });

@@ -19,3 +19,4 @@ export * from './bulkUpload.js';
 export * from './alert.js';
 export * from './mailLog.js';
 export * from './adminSearch.js';
+export * from './adminRecords.js';

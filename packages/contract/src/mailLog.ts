@@ -16,6 +16,7 @@ export const mailKinds = {
   'password-reset': 'Password reset',
   'email-change': 'E-mail change',
   invitation: 'Account invitation',
+  transfer: 'Pet transfer',
   receipt: 'Payment receipt',
   'alert-sent': 'Alert sent (to the owner)',
   alert: 'Lost pet alert',

@@ -183,5 +183,15 @@ export const messages = {
   userSearchTooLong: "Search can't be more than 100 characters long",
   cardLast4Invalid: 'Enter the last 4 digits of the card.',
   alertNotAwaitingPayment: 'This lost pet alert is no longer waiting for payment.',
+  // The administrator's pet record (admin/pet/:id), spec 2.7 and 8.
+  userUpdated: 'User Updated',
+  noRecordFound: 'No record found',
+  petSaved: 'The pet has been saved successfully',
+  petDeleted: 'Pet deleted',
+  emailsDoNotMatch: "Emails don't match",
+  petAlreadyOwned: 'This pet already belongs to this account.',
+  petTransferred: 'The pet has been transferred.',
+  ownAccountDisable: 'You cannot disable your own account.',
+  transferAccountInactive: "The new owner's account is disabled. Enable it before transferring the pet.",
 } as const;
 

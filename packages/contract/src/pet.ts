@@ -30,7 +30,7 @@ function petName(min: number, minMessage: string) {
 }
 
 /** The fields every pet form shares (registration, owner edit, admin edit). */
-function petFields(nameMin: number, nameMinMessage: string) {
+export function petFields(nameMin: number, nameMinMessage: string) {
   return {
     name: petName(nameMin, nameMinMessage),
     speciesId: idField(messages.petSpeciesRequired),
@@ -59,14 +59,18 @@ function petFields(nameMin: number, nameMinMessage: string) {
   };
 }
 
+/** What is wrong with a (normalised, non-empty) chip number, in spec 5's words; null when nothing is. */
+export function chipNumberProblem(chipId: string): string | null {
+  if (chipId.length < limits.chipIdMin) return messages.chipTooShort;
+  if (!isWellFormedChipId(chipId)) return messages.lookupLength;
+  return null;
+}
+
 /** Chip, confirmation and brand rules of spec section 5, applied to any object holding them. */
 function checkChip(value: { chipId: string; confirmChip: string; chipTypeId: number | null }, ctx: z.RefinementCtx) {
   if (!value.chipId) return;
-  if (value.chipId.length < limits.chipIdMin) {
-    ctx.addIssue({ code: 'custom', path: ['chipId'], message: messages.chipTooShort });
-  } else if (!isWellFormedChipId(value.chipId)) {
-    ctx.addIssue({ code: 'custom', path: ['chipId'], message: messages.lookupLength });
-  }
+  const problem = chipNumberProblem(value.chipId);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['chipId'], message: problem });
   if (!value.confirmChip) ctx.addIssue({ code: 'custom', path: ['confirmChip'], message: messages.chipNotConfirmed });
   else if (value.confirmChip !== value.chipId) {
     ctx.addIssue({ code: 'custom', path: ['confirmChip'], message: messages.chipsDoNotMatch });

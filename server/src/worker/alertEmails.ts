@@ -26,9 +26,9 @@ export interface AlertSendRun {
   canceled: number;
 }
 
-/** An alert e-mail is due while its alert is out, a thank-you once the pet is found; neither to an address that unsubscribed. */
+/** An alert e-mail is due while its alert is out, a thank-you once the pet is found; neither for a removed pet nor to an address that unsubscribed. */
 function stillDue(row: AlertEmailRow, alert: AlertContext | undefined, unsubscribed: Set<string>): boolean {
-  if (!alert || unsubscribed.has(row.recipient)) return false;
+  if (!alert || alert.petRemoved || unsubscribed.has(row.recipient)) return false;
   return row.kind === 'alert' ? alert.status === 'paid' : alert.status === 'found';
 }
 

@@ -151,6 +151,10 @@ export const router = createBrowserRouter([
           { path: paths.admin, element: <AdminDashboardPage /> },
           { path: paths.adminSites, element: <AdminSitesPage /> },
           {
+            path: `${paths.adminPet}/:id`,
+            lazy: () => import('../features/admin/records/AdminPetPage').then(({ AdminPetPage }) => ({ element: <AdminPetPage /> })),
+          },
+          {
             path: paths.bulkPetUpload,
             lazy: () => import('../features/admin/bulkUpload/BulkPetUploadPage').then(({ BulkPetUploadPage }) => ({ element: <BulkPetUploadPage /> })),
           },

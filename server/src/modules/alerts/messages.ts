@@ -50,7 +50,11 @@ export function alertMessageWriter(settings: AlertMailSettings) {
     };
   };
 }
-export type AlertContext = AlertedPet & { status: string };
+export type AlertContext = AlertedPet & {
+  status: string;
+  /** The pet was removed by an administrator: its alert e-mails are no longer due. */
+  petRemoved: boolean;
+};
 
 /** The pets of the alerts in a batch, read once each, as their e-mails describe them. */
 export async function readAlerts(db: Database, alertIds: number[], publicUrl: string): Promise<Map<number, AlertContext>> {
@@ -76,6 +80,7 @@ export async function readAlerts(db: Database, alertIds: number[], publicUrl: st
         alert.id,
         {
           status: alert.status,
+          petRemoved: pet.deletedAt !== null,
           name: pet.name,
           species: speciesName,
           breeds: breedRows.filter((b) => b.petId === pet.id).map((b) => b.name),

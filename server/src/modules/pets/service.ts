@@ -217,7 +217,15 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
       }
     },
 
-    async update(session: Session, input: PetProfile): Promise<Pet> {
+    /**
+     * Saves the pet's form. `alsoWithin` (the administrator's record page) writes more in the same
+     * transaction, the enabled switches, and answers what it changed; such a save is always audited.
+     */
+    async update(
+      session: Session,
+      input: PetProfile,
+      alsoWithin?: (tx: Transaction, petId: number) => Promise<Record<string, unknown>>,
+    ): Promise<Pet> {
       const before = await findOwnedPet(db, session, input.id);
       await checkReferences(input);
       await checkZip(input.zipCode);
@@ -233,10 +241,11 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
           await tx.update(pets).set({ ...petValues(input), ...missingPetValues(input), image, updatedAt: new Date() }).where(eq(pets.id, before.id));
           await replaceBreeds(tx, before.id, input.breeds);
           await setChip(tx, session, before.id, input.chipId, input.chipTypeId);
-          if (before.userId !== session.userId) {
+          const more = alsoWithin ? await alsoWithin(tx, before.id) : {};
+          if (before.userId !== session.userId || alsoWithin) {
             // The audit keeps what changed, not the photo a data URL may carry.
             const { image: _photo, ...after } = input;
-            await recordAudit(tx, { actorUserId: session.userId, action: 'update', entity: 'pet', entityId: before.id, before, after });
+            await recordAudit(tx, { actorUserId: session.userId, action: 'update', entity: 'pet', entityId: before.id, before, after: { ...after, ...more } });
           }
           return { image, replaced: locked!.image };
         });

@@ -60,7 +60,8 @@ export function createAccounts(deps: { db: Database; sessions: SessionService })
       id: u.id,
       role: u.roles as Role[],
       data: {
-        displayName: `${u.firstName} ${u.lastName}`.trim(),
+        // An account made by a transfer or an upload has no names until its owner gives them.
+        displayName: `${u.firstName} ${u.lastName}`.trim() || u.email,
         photoUrl: imageUrl('users', u.photo),
         email: u.email,
         shortcuts: u.shortcuts,

@@ -40,13 +40,15 @@ export function emailChangedNotice(firstName: string, newEmail: string) {
   };
 }
 
-/** To an account an administrator opened for its owner (a shelter upload): the link sets its first password. */
+/** To an account an administrator opened for its owner (a shelter upload, a transfer): the link sets its first password. */
 export function invitationEmail(firstName: string, link: string) {
+  // An account opened by a transfer has no names yet.
+  const greeting = firstName ? `Hi ${firstName}` : 'Hello';
   return {
     kind: 'invitation' as const,
     subject: 'Your pet registry account is ready',
-    text: `Hi ${firstName},\n\nA pet registry account was opened for you, and your pet's details are waiting in it.\nOpen this link within ${INVITATION_DAYS} days to choose your password:\n\n${link}\n\nAfter that, use Forgot password on the sign-in page to get a new link.\n`,
-    html: `<p>Hi ${escapeHtml(firstName)},</p><p>A pet registry account was opened for you, and your pet's details are waiting in it. Open this link within ${INVITATION_DAYS} days to choose your password:</p><p><a href="${escapeHtml(link)}">Choose your password</a></p><p>After that, use Forgot password on the sign-in page to get a new link.</p>`,
+    text: `${greeting},\n\nA pet registry account was opened for you, and your pet's details are waiting in it.\nOpen this link within ${INVITATION_DAYS} days to choose your password:\n\n${link}\n\nAfter that, use Forgot password on the sign-in page to get a new link.\n`,
+    html: `<p>${escapeHtml(greeting)},</p><p>A pet registry account was opened for you, and your pet's details are waiting in it. Open this link within ${INVITATION_DAYS} days to choose your password:</p><p><a href="${escapeHtml(link)}">Choose your password</a></p><p>After that, use Forgot password on the sign-in page to get a new link.</p>`,
   };
 }
 

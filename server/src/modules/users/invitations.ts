@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { paths } from '@petreg/contract';
 import type { Transaction } from '../../db/client.js';
-import { mailOutbox, passwordResetTokens } from '../../db/schema.js';
-import { hashToken } from './accounts.js';
+import { mailOutbox, passwordResetTokens, users } from '../../db/schema.js';
+import { byEmail, hashToken } from './accounts.js';
 import { INVITATION_DAYS, invitationEmail } from './emails.js';
 
 /**
@@ -21,4 +21,16 @@ export async function inviteAccounts(tx: Transaction, publicUrl: string, account
       ...invitationEmail(account.firstName, `${publicUrl}${paths.resetPassword}?${new URLSearchParams({ email: account.email, code: token })}`),
     })),
   );
+}
+
+/**
+ * The account of an address an administrator gives a pet to (a transfer): the existing one, or a new
+ * customer account without a password or names (its owner gives them), invited in the caller's transaction.
+ */
+export async function accountForInvitee(tx: Transaction, publicUrl: string, email: string): Promise<{ user: typeof users.$inferSelect; invited: boolean }> {
+  const [existing] = await tx.select().from(users).where(byEmail(email));
+  if (existing) return { user: existing, invited: false };
+  const [created] = await tx.insert(users).values({ email: email.trim(), firstName: '', lastName: '', roles: ['customer'] }).returning();
+  await inviteAccounts(tx, publicUrl, [created!]);
+  return { user: created!, invited: true };
 }

@@ -107,6 +107,52 @@ export function PetDobField({ disabled = false, required = false }: FieldProps &
   );
 }
 
+export function PetWeightField({ disabled = false }: FieldProps) {
+  return (
+    <FormTextField
+      control={usePetForm().control}
+      name="approximateWeight"
+      label="Approximate Weight (lbs)"
+      type="number"
+      parse={optionalNumber}
+      disabled={disabled}
+      slotProps={{ htmlInput: { min: 0, step: 1, inputMode: 'numeric' } }}
+    />
+  );
+}
+
+export function PetRabiesVaccineField({ disabled = false }: FieldProps) {
+  return (
+    <FormTextField
+      control={usePetForm().control}
+      name="lastRabiesVaccine"
+      label="Last Rabies Vaccine"
+      type="date"
+      parse={optionalDate}
+      disabled={disabled}
+      slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: today() } }}
+    />
+  );
+}
+
+/** Notes with the spec's counter; typing stops at the limit. */
+export function PetNotesField({ disabled = false }: FieldProps) {
+  const { control } = usePetForm();
+  const notes = useWatch({ control, name: 'notes' });
+  return (
+    <FormTextField
+      control={control}
+      name="notes"
+      label="Notes"
+      multiline
+      minRows={3}
+      disabled={disabled}
+      helperText={`${notes?.length ?? 0}/${limits.notesMax}`}
+      slotProps={{ htmlInput: { maxLength: limits.notesMax } }}
+    />
+  );
+}
+
 interface PetPhotoFieldProps extends FieldProps {
   /** The stored photo's address when the pet has one. */
   storedImageUrl?: string | null;
@@ -145,7 +191,7 @@ interface PetFieldsProps extends FieldProps {
 /** The pet form's fields (spec 2.4), shared by registration and the owner's edit form. */
 export function PetFields({ disabled = false, storedImageUrl = null }: PetFieldsProps) {
   const { control } = usePetForm();
-  const [chipId, notes] = useWatch({ control, name: ['chipId', 'notes'] });
+  const chipId = useWatch({ control, name: 'chipId' });
   const staticData = useStaticData();
 
   return (
@@ -167,15 +213,7 @@ export function PetFields({ disabled = false, storedImageUrl = null }: PetFields
         <PetDobField disabled={disabled} />
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>
-        <FormTextField
-          control={control}
-          name="approximateWeight"
-          label="Approximate Weight (lbs)"
-          type="number"
-          parse={optionalNumber}
-          disabled={disabled}
-          slotProps={{ htmlInput: { min: 0, step: 1, inputMode: 'numeric' } }}
-        />
+        <PetWeightField disabled={disabled} />
       </Grid>
 
       <FormSection title="Microchip" />
@@ -210,15 +248,7 @@ export function PetFields({ disabled = false, storedImageUrl = null }: PetFields
 
       <FormSection title="Health" />
       <Grid size={{ xs: 12, sm: 6 }}>
-        <FormTextField
-          control={control}
-          name="lastRabiesVaccine"
-          label="Last Rabies Vaccine"
-          type="date"
-          parse={optionalDate}
-          disabled={disabled}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: today() } }}
-        />
+        <PetRabiesVaccineField disabled={disabled} />
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }} sx={{ display: 'flex', alignItems: 'center' }}>
         <FormCheckbox control={control} name="spayedNeutered" label="Spayed/Neutered" disabled={disabled} />
@@ -229,16 +259,7 @@ export function PetFields({ disabled = false, storedImageUrl = null }: PetFields
         <PetPhotoField disabled={disabled} storedImageUrl={storedImageUrl} />
       </Grid>
       <Grid size={12}>
-        <FormTextField
-          control={control}
-          name="notes"
-          label="Notes"
-          multiline
-          minRows={3}
-          disabled={disabled}
-          helperText={`${notes?.length ?? 0}/${limits.notesMax}`}
-          slotProps={{ htmlInput: { maxLength: limits.notesMax } }}
-        />
+        <PetNotesField disabled={disabled} />
       </Grid>
       <Grid size={12}>
         <FormCheckbox

@@ -1,0 +1,140 @@
+import type { Page } from '@playwright/test';
+import { admin } from '../playwright.config';
+import { expect, lastMailTo, ownerWithPet, payThroughApi, randomChip, signIn, test, uniqueEmail } from './fixtures';
+
+/** A screenshot among the test's outputs, for a person to look at. */
+const shot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage });
+
+const sameOrigin = (link: string) => link.replace(/^http:\/\/localhost:\d+/, '');
+
+test.describe('[ADMIN][PET RECORD]', () => {
+  test('an administrator edits an owner and their pet, transfers the pet to a new owner, and removes it', async ({ page, request, browser }) => {
+    test.setTimeout(120_000);
+    const { owner, petId } = await ownerWithPet(page, request);
+    await payThroughApi(request, owner, petId, true);
+    // Another owner's chip, to collide with.
+    const otherChip = randomChip();
+    await ownerWithPet(await (await browser.newContext()).newPage(), request, otherChip);
+
+    // The administrator opens the record directly: sign-in first, then back to it.
+    const adminContext = await browser.newContext();
+    const adminPage = await adminContext.newPage();
+    await adminPage.goto(`/admin/pet/${petId}`);
+    await expect(adminPage).toHaveURL(/\/sign-in$/);
+    await signIn(adminPage, admin.email, admin.password);
+    await expect(adminPage).toHaveURL(new RegExp(`/admin/pet/${petId}$`));
+    await expect(adminPage.getByRole('heading', { name: 'Juniper', level: 1 })).toBeVisible();
+    const userCard = adminPage.getByRole('form', { name: 'User profile' });
+    const petCard = adminPage.getByRole('form', { name: 'Pet profile' });
+    await expect(userCard.getByLabel('Email', { exact: true })).toHaveValue(owner.email);
+    await expect(userCard.getByLabel('Email', { exact: true })).toBeDisabled();
+    await expect(petCard.getByRole('switch', { name: 'Chip Enabled' })).toBeChecked();
+    await expect(petCard.getByRole('switch', { name: 'Enabled', exact: true })).toBeChecked();
+    await shot(adminPage, 'admin-pet-desktop');
+
+    // The owner: the admin rules, Cancel puts back what is saved, then a save.
+    await adminPage.getByRole('button', { name: 'Edit user' }).click();
+    await userCard.getByLabel('First Name').fill('A');
+    await userCard.getByRole('button', { name: 'Save' }).click();
+    await expect(userCard.getByText('The First name must be at least 2 characters')).toBeVisible();
+    await userCard.getByRole('button', { name: 'Cancel' }).click();
+    await expect(userCard.getByLabel('First Name')).toHaveValue('Avery');
+    await adminPage.getByRole('button', { name: 'Edit user' }).click();
+    await userCard.getByLabel('First Name').fill('Morgan');
+    await userCard.getByLabel('City').fill('Saint Louis');
+    await userCard.getByRole('button', { name: 'Save' }).click();
+    await expect(adminPage.getByText('User Updated')).toBeVisible();
+    await expect(userCard.getByLabel('First Name')).toBeDisabled();
+
+    // The pet: a too-short name, a chip of another pet on the microchip field, then a save.
+    await adminPage.getByRole('button', { name: 'Edit pet' }).click();
+    await petCard.getByLabel('Pet Name').fill('J');
+    await petCard.getByRole('button', { name: 'Save' }).click();
+    await expect(petCard.getByText('The Pet name must be at least 2 characters')).toBeVisible();
+    await petCard.getByLabel('Pet Name').fill('Juniper Rose');
+    await petCard.getByLabel('Microchip ID').fill(otherChip);
+    await petCard.getByRole('button', { name: 'Save' }).click();
+    await expect(petCard.getByText('This microchip id is already registered to another pet.')).toBeVisible();
+    await shot(adminPage, 'admin-pet-chip-error', false);
+    await petCard.getByRole('button', { name: 'Cancel' }).click();
+    await expect(petCard.getByLabel('Pet Name')).toHaveValue('Juniper');
+    await adminPage.getByRole('button', { name: 'Edit pet' }).click();
+    await petCard.getByLabel('Pet Name').fill('Juniper Rose');
+    await petCard.getByRole('button', { name: 'Save' }).click();
+    await expect(adminPage.getByText('The pet has been saved successfully')).toBeVisible();
+    // The pet was active: the page stays.
+    await expect(adminPage).toHaveURL(new RegExp(`/admin/pet/${petId}$`));
+
+    // Switched off, then saved again: a pet that was not active goes on to its plan choice (spec 4).
+    const enabled = petCard.getByRole('switch', { name: 'Enabled', exact: true });
+    await adminPage.getByRole('button', { name: 'Edit pet' }).click();
+    await enabled.uncheck();
+    await petCard.getByRole('button', { name: 'Save' }).click();
+    await expect(adminPage.getByText('The pet has been saved successfully')).toBeVisible();
+    await expect(adminPage).toHaveURL(new RegExp(`/admin/pet/${petId}$`));
+    await expect(enabled).not.toBeChecked();
+    await adminPage.getByRole('button', { name: 'Edit pet' }).click();
+    await enabled.check();
+    await petCard.getByRole('button', { name: 'Save' }).click();
+    await expect(adminPage).toHaveURL(new RegExp(`/client/pet/checkout/${petId}$`));
+    await adminPage.goto(`/admin/pet/${petId}`);
+    await expect(enabled).toBeChecked();
+
+    // The owner sees both changes.
+    await page.goto(`/client/pet/update/${petId}`);
+    await expect(page.getByRole('heading', { name: 'Juniper Rose', level: 1 })).toBeVisible();
+    await expect(page.getByText('Morgan Rivera', { exact: true })).toBeVisible();
+
+    // At 390 px the two cards stack.
+    await adminPage.setViewportSize({ width: 390, height: 844 });
+    await adminPage.reload();
+    await expect(adminPage.getByRole('heading', { name: 'Juniper Rose', level: 1 })).toBeVisible();
+    expect(await adminPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot(adminPage, 'admin-pet-390');
+    await adminPage.setViewportSize({ width: 1280, height: 800 });
+
+    // Transfer: the e-mail twice, to an address with no account yet.
+    const newOwner = uniqueEmail('new-owner');
+    await adminPage.getByRole('button', { name: 'Transfer' }).click();
+    const dialog = adminPage.getByRole('dialog', { name: 'Transfer Juniper Rose' });
+    await dialog.getByLabel("New owner's email", { exact: true }).fill(newOwner);
+    await dialog.getByLabel("Confirm new owner's email").fill(`x${newOwner}`);
+    await dialog.getByRole('button', { name: 'Transfer' }).click();
+    await expect(dialog.getByText("Emails don't match")).toBeVisible();
+    await dialog.getByLabel("Confirm new owner's email").fill(newOwner);
+    await shot(adminPage, 'admin-pet-transfer', false);
+    await dialog.getByRole('button', { name: 'Transfer' }).click();
+    await expect(adminPage.getByText('The pet has been transferred.')).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(userCard.getByLabel('Email', { exact: true })).toHaveValue(newOwner);
+
+    // The previous owner loses the pet at once, and is told.
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Juniper Rose', level: 1 })).toBeHidden();
+    await expect(page.getByText('You do not have permission to do that.')).toBeVisible();
+    await lastMailTo(owner.email, 'Juniper Rose was transferred to a new owner');
+
+    // The new owner sets a password from the invitation and finds the pet, registered.
+    const invitation = await lastMailTo(newOwner, 'Your pet registry account is ready');
+    const newOwnerPage = await (await browser.newContext()).newPage();
+    await newOwnerPage.goto(sameOrigin(invitation.text!.match(/http:\/\/\S+/)![0]));
+    await newOwnerPage.getByLabel('Password', { exact: true }).fill('Welcome#Home1');
+    await newOwnerPage.getByLabel('Password (Confirm)').fill('Welcome#Home1');
+    await newOwnerPage.getByRole('button', { name: 'Reset your password' }).click();
+    await expect(newOwnerPage).toHaveURL(/\/sign-in$/);
+    await signIn(newOwnerPage, newOwner, 'Welcome#Home1');
+    // No names yet: the toolbar greets the account by its e-mail.
+    await expect(newOwnerPage.getByRole('button', { name: `Hi, ${newOwner}` })).toBeVisible();
+    await newOwnerPage.goto(`/client/pet/update/${petId}`);
+    await expect(newOwnerPage.getByRole('heading', { name: 'Juniper Rose', level: 1 })).toBeVisible();
+    await expect(newOwnerPage.getByText('Lifetime', { exact: true })).toBeVisible();
+
+    // Removal: asked first, then Pet deleted and back to the dashboard.
+    await adminPage.getByRole('button', { name: 'Remove' }).click();
+    await adminPage.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await expect(adminPage.getByText('Pet deleted')).toBeVisible();
+    await expect(adminPage).toHaveURL(/\/admin$/);
+    await newOwnerPage.goto('/client/pet');
+    await expect(newOwnerPage.getByText('Juniper Rose')).toBeHidden();
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * The administrator's pet record (admin/pet/:id, spec 2.7): the owner's and the pet's cards, each
+ * saved with the admin rules of spec 5, the transfer dialog and the calls of spec 7's Admin list.
+ */
+import { z } from 'zod';
+import { emailField, profileSchema } from './account.js';
+import { normaliseChipId } from './chip.js';
+import { limits } from './constants.js';
+import { idField, idParam, requestObject, textField } from './fields.js';
+import { messages } from './messages.js';
+import { chipNumberProblem, petFields, type Pet } from './pet.js';
+import type { User } from './user.js';
+
+/** `admin/pet-user/{userId}`, `admin/update-user/{userId}`. */
+export const adminUserParams = requestObject({ userId: idParam() });
+
+/** `admin/user-pet/{petId}`, `admin/update-pet/{petId}`, `admin/transfer-pet/{petId}`, `admin/remove-pet/{petId}`. */
+export const adminPetParams = requestObject({ petId: idParam() });
+
+/**
+ * The owner's card (spec 5, admin user form): the profile's fields and rules, and the enabled switch.
+ * The administrator changes the e-mail outright (the old address is told); no password is asked.
+ */
+export const adminUserSchema = profileSchema.omit({ photo: true, currentPassword: true }).extend({
+  isActive: z.boolean({ error: messages.invalidChoice }),
+});
+export type AdminUserInput = z.input<typeof adminUserSchema>;
+export type AdminUserUpdate = z.output<typeof adminUserSchema>;
+
+/**
+ * The pet's card (spec 7, PUT admin/update-pet): the pet form's fields with the registration's name
+ * rule (at least 2 characters), the first chip's number (no confirmation: the administrator reads it
+ * off the record), its brand, the Chip Enabled switch and the pet's enabled switch.
+ */
+export const adminPetSchema = requestObject({
+  id: idField(messages.invalidId),
+  ...petFields(limits.petNameMinRegistration, messages.petNameMin2),
+  // Not on the admin form (spec 7): absent keeps the owner's choice.
+  shareContactInfo: z.boolean({ error: messages.invalidChoice }).optional(),
+  microchip1: textField(40, messages.lookupLength)
+    .nullish()
+    .transform((v) => normaliseChipId(v ?? ''))
+    .superRefine((chipId, ctx) => {
+      const problem = chipId ? chipNumberProblem(chipId) : null;
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  /** The new chip's brand; absent or null keeps the brand the pet's chip has. */
+  chipTypeId: idField(messages.chipTypeRequired).nullish(),
+  isChipActive: z.boolean({ error: messages.invalidChoice }),
+  isActive: z.boolean({ error: messages.invalidChoice }),
+});
+export type AdminPetInput = z.input<typeof adminPetSchema>;
+export type AdminPetUpdate = z.output<typeof adminPetSchema>;
+
+/** `POST admin/transfer-pet/{petId}`: the new owner's e-mail, as spec 7 names the field. */
+export const transferPetSchema = requestObject({ Email: emailField });
+export type TransferPetInput = z.infer<typeof transferPetSchema>;
+
+/** The transfer dialog: the new owner's e-mail twice (spec 5). */
+export const transferDialogSchema = z
+  .object({ email: emailField, confirmEmail: textField(limits.emailMax, messages.emailsDoNotMatch) }, { error: messages.invalidRequest })
+  .refine((v) => v.email.trim().toLowerCase() === v.confirmEmail.trim().toLowerCase(), {
+    error: messages.emailsDoNotMatch,
+    path: ['confirmEmail'],
+  });
+export type TransferDialogInput = z.infer<typeof transferDialogSchema>;
+
+/** The owner as the administrator's card shows it: the profile/admin view of spec 3. */
+export interface AdminUser extends User {
+  data: User['data'] & {
+    /** The card payment provider's customer id, when the owner ever paid. */
+    paymentCustomerId: string | null;
+    imageUrl: string | null;
+  };
+}
+
+/** The pet as the administrator's card shows it: the pet, its owner's id and its plan. */
+export interface AdminPet extends Pet {
+  userId: number;
+  plan: { id: number; name: string; oneTime: boolean } | null;
+}
+
+/** What a transfer answers (spec 7: a result message), and where the pet went. */
+export interface PetTransfer {
+  message: string;
+  petId: number;
+  userId: number;
+  /** True when the new owner's account was made by the transfer (and invited to set a password). */
+  newAccount: boolean;
+}

@@ -1,0 +1,23 @@
+import { escapeHtml } from '../../adapters/mail/html.js';
+
+const greeting = (firstName: string) => (firstName ? `Hi ${firstName},` : 'Hello,');
+
+/** To the owner a pet was transferred away from: it no longer shows in their account. */
+export function petTransferredAwayEmail(firstName: string, petName: string) {
+  return {
+    kind: 'transfer' as const,
+    subject: `${petName} was transferred to a new owner`,
+    text: `${greeting(firstName)}\n\nAt your request or the request of the pet's new family, our support team transferred ${petName}'s registration, microchip and protection to a new owner.\n${petName} no longer appears in your account.\n\nIf you did not expect this, please contact our support.\n`,
+    html: `<p>${escapeHtml(greeting(firstName))}</p><p>At your request or the request of the pet's new family, our support team transferred ${escapeHtml(petName)}'s registration, microchip and protection to a new owner. ${escapeHtml(petName)} no longer appears in your account.</p><p>If you did not expect this, please contact our support.</p>`,
+  };
+}
+
+/** To the owner of an existing account a pet was transferred to. */
+export function petReceivedEmail(firstName: string, petName: string) {
+  return {
+    kind: 'transfer' as const,
+    subject: `${petName} is now registered to you`,
+    text: `${greeting(firstName)}\n\nOur support team transferred ${petName}'s registration, microchip and protection to your account.\nSign in to see ${petName}, check the details and add your vet. If your account is new, first choose your password with the link in our other e-mail.\n`,
+    html: `<p>${escapeHtml(greeting(firstName))}</p><p>Our support team transferred ${escapeHtml(petName)}'s registration, microchip and protection to your account. Sign in to see ${escapeHtml(petName)}, check the details and add your vet. If your account is new, first choose your password with the link in our other e-mail.</p>`,
+  };
+}

@@ -1,0 +1,443 @@
+import {
+  messages,
+  type AdminPet,
+  type AdminUser,
+  type AuthResult,
+  type MicrochipLookup,
+  type Pet,
+  type PetTransfer,
+  type Site,
+  type StaticData,
+} from '@petreg/contract';
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alertEmails, auditLog, checkoutSessions, chips, mailOutbox, pets, sitePets, sites, userSessions, users } from '../src/db/schema.js';
+import type { Mailer } from '../src/adapters/mail/index.js';
+import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
+import { sendDueAlertEmails } from '../src/worker/alertEmails.js';
+import { alertKit, alertMailSettings } from './alertKit.js';
+import { call, createTestApp, registerPet, signUpOwner, uniqueChip, uniqueEmail, type TestContext } from './helpers.js';
+
+let ctx: TestContext;
+let admin: AuthResult;
+let data: StaticData;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  await ensureAdministrator(ctx.database.db, { email: 'root@example.com', password: 'Admin#Pass1' });
+  admin = (await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email: 'root@example.com', password: 'Admin#Pass1' } })).body.result!;
+  data = (await call<StaticData>(ctx.app, 'GET', 'utilities/static-data')).body.result!;
+});
+afterAll(() => ctx.close());
+
+const db = () => ctx.database.db;
+const { ownerWithLostPet, siteNear, sendAndPay } = alertKit(() => ctx);
+const auditOf = (entity: string, id: number) =>
+  db().select().from(auditLog).where(and(eq(auditLog.entity, entity), eq(auditLog.entityId, String(id))));
+const mailTo = (email: string) => db().select().from(mailOutbox).where(eq(mailOutbox.recipient, email)).orderBy(mailOutbox.id);
+
+/** An owner with a registered (chip active, lifetime) pet. */
+async function ownerWithPet() {
+  const owner = await signUpOwner(ctx.app);
+  const pet = await registerPet(ctx.app, owner.token);
+  await db().update(pets).set({ isActive: true }).where(eq(pets.id, pet.id));
+  await db().update(chips).set({ isActive: true, oneTime: true }).where(eq(chips.petId, pet.id));
+  return { owner, pet };
+}
+
+/** An owner whose pet is covered by a yearly plan paid on the portal's own checkout, renewing. */
+async function ownerWithYearlyPlan() {
+  const owner = await signUpOwner(ctx.app);
+  const pet = await registerPet(ctx.app, owner.token);
+  const plans = (await call<{ plans: { id: number; oneTime: boolean }[] }>(ctx.app, 'GET', 'pet/plans')).body.result!.plans;
+  await call(ctx.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: pet.id, planId: plans.find((p) => !p.oneTime)!.id } });
+  const started = await call<{ location: string }>(ctx.app, 'GET', `checkout/stripe-subscription/${pet.id}?petFlow=false&isTagSelected=false`, {
+    token: owner.token,
+  });
+  const sessionId = started.body.result!.location.split('/checkout/')[1]!;
+  const paid = await call(ctx.app, 'POST', `checkout/local/${sessionId}/pay`, {
+    token: owner.token,
+    body: { name: 'Jamie Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' },
+  });
+  expect(paid.status, paid.body.errors.join()).toBe(200);
+  const renewal = async () => (await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)))[0]!.subscriptionStatus;
+  expect(await renewal()).toBe('active');
+  return { owner, pet, renewal };
+}
+
+const userCard = (email: string, overrides: Record<string, unknown> = {}) => ({
+  firstName: 'Avery',
+  lastName: 'Stone',
+  email,
+  phoneNumber: '(314) 555-0199',
+  address1: '1 Main St',
+  address2: '',
+  city: 'Saint Louis',
+  stateId: null,
+  zipcode: '63101',
+  notifyByEmail: true,
+  notifyBySms: false,
+  isActive: true,
+  ...overrides,
+});
+
+const petCard = (pet: Pet, overrides: Record<string, unknown> = {}) => ({
+  id: pet.id,
+  name: 'Biscuit II',
+  speciesId: pet.speciesId,
+  breeds: [],
+  sex: 1,
+  dob: '2020-05-01',
+  lastRabiesVaccine: null,
+  approximateWeight: 42,
+  spayedNeutered: true,
+  notes: 'Friendly',
+  image: pet.image,
+  microchip1: pet.microchip1,
+  isChipActive: true,
+  isActive: true,
+  ...overrides,
+});
+
+describe('who may call', () => {
+  it('answers 401 to a guest, 403 to an owner and 200 to the administrator, on every call', async () => {
+    const { owner, pet } = await ownerWithPet();
+    const calls: [string, string, unknown?][] = [
+      ['GET', `admin/pet-user/${owner.user.id}`],
+      ['PUT', `admin/update-user/${owner.user.id}`, userCard(owner.input.email)],
+      ['GET', `admin/user-pet/${pet.id}`],
+      ['PUT', `admin/update-pet/${pet.id}`, petCard(pet)],
+      ['POST', `admin/transfer-pet/${pet.id}`, { Email: uniqueEmail() }],
+      ['GET', `admin/remove-pet/${pet.id}`],
+    ];
+    for (const [method, path, body] of calls) {
+      expect((await call(ctx.app, method as 'GET', path, { body })).status, `${method} ${path} as a guest`).toBe(401);
+      const asOwner = await call(ctx.app, method as 'GET', path, { body, token: owner.token });
+      expect(asOwner.status, `${method} ${path} as the owner`).toBe(403);
+      expect(asOwner.body.errors).toEqual([messages.forbidden]);
+    }
+    // Nothing changed for the owner's own records.
+    const own = await call<Pet>(ctx.app, 'GET', `Pet/${pet.id}`, { token: owner.token });
+    expect(own.body.result).toMatchObject({ name: 'Biscuit', isActive: true });
+    for (const [method, path, body] of calls) {
+      const asAdmin = await call(ctx.app, method as 'GET', path, { body, token: admin.token });
+      expect(asAdmin.status, `${method} ${path} as the administrator: ${asAdmin.body.errors.join()}`).toBe(200);
+    }
+  });
+
+  it('answers 404 for unknown records and 400 for ids that are no ids', async () => {
+    for (const [method, path, body] of [
+      ['GET', 'admin/pet-user/999999'],
+      ['PUT', 'admin/update-user/999999', userCard(uniqueEmail())],
+      ['GET', 'admin/user-pet/999999'],
+      ['PUT', 'admin/update-pet/999999', { ...petCard({ id: 999999, speciesId: data.species[0]!.id, image: null, microchip1: null } as unknown as Pet) }],
+      ['POST', 'admin/transfer-pet/999999', { Email: uniqueEmail() }],
+      ['GET', 'admin/remove-pet/999999'],
+    ] as const) {
+      const answer = await call(ctx.app, method, path, { body, token: admin.token });
+      expect(answer.status, `${method} ${path}`).toBe(404);
+      expect(answer.body.errors).toEqual([messages.notFound]);
+    }
+    expect((await call(ctx.app, 'GET', 'admin/user-pet/abc', { token: admin.token })).status).toBe(400);
+  });
+});
+
+describe('the owner card', () => {
+  it('reads the profile/admin view of the user', async () => {
+    const { owner } = await ownerWithPet();
+    const { status, body } = await call<AdminUser>(ctx.app, 'GET', `admin/pet-user/${owner.user.id}`, { token: admin.token });
+    expect(status).toBe(200);
+    expect(body.result).toMatchObject({ id: owner.user.id, data: { email: owner.input.email, isActive: true, paymentCustomerId: null } });
+    expect(body.result!.data.createDate).toBeTruthy();
+  });
+
+  it('saves the user, with result.id, and records the change in the audit log', async () => {
+    const { owner } = await ownerWithPet();
+    const { status, body } = await call<AdminUser>(ctx.app, 'PUT', `admin/update-user/${owner.user.id}`, {
+      token: admin.token,
+      body: userCard(owner.input.email),
+    });
+    expect(status, body.errors.join()).toBe(200);
+    expect(body.result).toMatchObject({ id: owner.user.id, data: { firstName: 'Avery', lastName: 'Stone', phoneNumber: '+13145550199', city: 'Saint Louis' } });
+    const [audit] = await auditOf('user', owner.user.id);
+    expect(audit).toMatchObject({ action: 'update', actorUserId: admin.user.id });
+    expect(JSON.stringify(audit!.before)).not.toContain('passwordHash');
+    // The owner sees the change.
+    expect((await call<AdminUser>(ctx.app, 'GET', 'Users/current-user', { token: owner.token })).body.result!.data.firstName).toBe('Avery');
+  });
+
+  it('changes the e-mail outright and tells the old address; a taken e-mail is refused', async () => {
+    const { owner } = await ownerWithPet();
+    const other = await signUpOwner(ctx.app);
+    const taken = await call(ctx.app, 'PUT', `admin/update-user/${owner.user.id}`, { token: admin.token, body: userCard(other.input.email) });
+    expect(taken.status).toBe(409);
+    expect(taken.body.errors).toEqual([messages.emailTaken]);
+
+    const newEmail = uniqueEmail();
+    const moved = await call<AdminUser>(ctx.app, 'PUT', `admin/update-user/${owner.user.id}`, { token: admin.token, body: userCard(newEmail) });
+    expect(moved.body.result!.data.email).toBe(newEmail);
+    const notices = await mailTo(owner.input.email);
+    expect(notices.map((m) => m.subject)).toContain('Your email address was changed');
+    const signIn = await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email: newEmail, password: owner.input.password } });
+    expect(signIn.status).toBe(200);
+  });
+
+  it('switching the account off ends its sessions at once', async () => {
+    const { owner } = await ownerWithPet();
+    const off = await call<AdminUser>(ctx.app, 'PUT', `admin/update-user/${owner.user.id}`, {
+      token: admin.token,
+      body: userCard(owner.input.email, { isActive: false }),
+    });
+    expect(off.body.result!.data.isActive).toBe(false);
+    expect((await call(ctx.app, 'GET', 'pet/user-pets', { token: owner.token })).status).toBe(401);
+    const open = await db().select().from(userSessions).where(and(eq(userSessions.userId, owner.user.id), isNull(userSessions.revokedAt)));
+    expect(open).toHaveLength(0);
+  });
+
+  it('refuses to switch off the administrator\'s own account', async () => {
+    const answer = await call(ctx.app, 'PUT', `admin/update-user/${admin.user.id}`, {
+      token: admin.token,
+      body: userCard('root@example.com', { isActive: false }),
+    });
+    expect(answer.status).toBe(409);
+    expect(answer.body.errors).toEqual([messages.ownAccountDisable]);
+    expect((await call<AdminUser>(ctx.app, 'GET', `admin/pet-user/${admin.user.id}`, { token: admin.token })).body.result!.data.isActive).toBe(true);
+  });
+
+  it('refuses bad input with the field message and changes nothing', async () => {
+    const { owner } = await ownerWithPet();
+    for (const [body, message] of [
+      [userCard(owner.input.email, { firstName: 'A' }), messages.firstNameMin],
+      [userCard(owner.input.email, { lastName: '' }), messages.lastNameRequired],
+      [userCard('not-an-email'), messages.emailInvalid],
+      [userCard(''), messages.emailRequired],
+      [userCard(owner.input.email, { isActive: 'yes' }), messages.invalidChoice],
+    ] as const) {
+      const answer = await call(ctx.app, 'PUT', `admin/update-user/${owner.user.id}`, { token: admin.token, body });
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors).toEqual([message]);
+    }
+    const [row] = await db().select().from(users).where(eq(users.id, owner.user.id));
+    expect(row).toMatchObject({ firstName: 'Jamie', email: owner.input.email });
+    expect(await auditOf('user', owner.user.id)).toHaveLength(0);
+  });
+});
+
+describe('the pet card', () => {
+  it('reads the pet with its chips, first chip, chip switch, plan, enabled switch and owner id', async () => {
+    const { owner, pet } = await ownerWithPet();
+    const { status, body } = await call<AdminPet>(ctx.app, 'GET', `admin/user-pet/${pet.id}`, { token: admin.token });
+    expect(status).toBe(200);
+    expect(body.result).toMatchObject({
+      id: pet.id,
+      userId: owner.user.id,
+      microchip1: pet.microchip1,
+      isChipActive: true,
+      isActive: true,
+      plan: null,
+      chips: [{ chipId: pet.microchip1, isActive: true, oneTime: true }],
+    });
+  });
+
+  it('saves the pet and both switches, with result.id, audited; the owner sees the change', async () => {
+    const { owner, pet } = await ownerWithPet();
+    const { status, body } = await call<AdminPet>(ctx.app, 'PUT', `admin/update-pet/${pet.id}`, {
+      token: admin.token,
+      body: petCard(pet, { isChipActive: false, isActive: false }),
+    });
+    expect(status, body.errors.join()).toBe(200);
+    expect(body.result).toMatchObject({ id: pet.id, name: 'Biscuit II', sex: 1, approximateWeight: 42, isActive: false, isChipActive: false });
+    const seen = (await call<Pet>(ctx.app, 'GET', `Pet/${pet.id}`, { token: owner.token })).body.result!;
+    expect(seen).toMatchObject({ name: 'Biscuit II', isActive: false, isChipActive: false, notes: 'Friendly' });
+    const lookup = await call<MicrochipLookup>(ctx.app, 'GET', `utilities/microchip-lookup?id=${pet.microchip1}`);
+    expect(lookup.body.result!.isRegistered).toBe(false);
+    const [audit] = await auditOf('pet', pet.id);
+    expect(audit).toMatchObject({ action: 'update', actorUserId: admin.user.id });
+    expect(audit!.after).toMatchObject({ isActive: false, isChipActive: false, name: 'Biscuit II' });
+  });
+
+  it('moves the registration to a new chip number, keeping the brand', async () => {
+    const { pet } = await ownerWithPet();
+    const chipId = uniqueChip();
+    const { body } = await call<AdminPet>(ctx.app, 'PUT', `admin/update-pet/${pet.id}`, { token: admin.token, body: petCard(pet, { microchip1: chipId }) });
+    expect(body.result!.chips).toEqual([expect.objectContaining({ chipId, isActive: true, oneTime: true, chipTypeId: pet.chips[0]!.chipTypeId })]);
+  });
+
+  it('puts the chip messages on the microchip field and changes nothing', async () => {
+    const { pet } = await ownerWithPet();
+    const { pet: other } = await ownerWithPet();
+    for (const [status, microchip1, message] of [
+      [400, '12345', messages.chipTooShort],
+      [400, '12345678901', messages.lookupLength],
+      [409, other.microchip1, messages.chipTaken],
+    ] as const) {
+      const answer = await call(ctx.app, 'PUT', `admin/update-pet/${pet.id}`, { token: admin.token, body: petCard(pet, { microchip1 }) });
+      expect(answer.status).toBe(status);
+      expect(answer.body.errors).toEqual([message]);
+    }
+    const [row] = await db().select().from(pets).where(eq(pets.id, pet.id));
+    expect(row!.name).toBe('Biscuit');
+    expect(await auditOf('pet', pet.id)).toHaveLength(0);
+  });
+
+  it('refuses bad pet input with the admin rules', async () => {
+    const { pet } = await ownerWithPet();
+    for (const [body, message] of [
+      [petCard(pet, { name: 'B' }), messages.petNameMin2],
+      [petCard(pet, { name: '' }), messages.petNameRequired],
+      [petCard(pet, { notes: 'x'.repeat(201) }), messages.notesTooLong],
+      [petCard(pet, { approximateWeight: 'heavy' }), messages.weightNotNumber],
+      [petCard(pet, { breeds: [1, 2, 3, 4].map((id) => ({ id, name: 'x' })) }), messages.breedsMax],
+      [petCard(pet, { id: pet.id + 1 }), messages.petIdMismatch],
+    ] as const) {
+      const answer = await call(ctx.app, 'PUT', `admin/update-pet/${pet.id}`, { token: admin.token, body });
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors).toEqual([message]);
+    }
+    // Three characters are not needed on the admin form (the owner's form asks for three).
+    expect((await call(ctx.app, 'PUT', `admin/update-pet/${pet.id}`, { token: admin.token, body: petCard(pet, { name: 'Bo' }) })).status).toBe(200);
+  });
+});
+
+describe('transfer', () => {
+  async function linkVet(petId: number) {
+    const [site] = await db().insert(sites).values({ name: 'Old Vet', source: 'admin' }).returning();
+    await db().insert(sitePets).values({ siteId: site!.id, petId });
+    return site!.id;
+  }
+
+  it('moves the pet to an existing account: the old owner loses it at once, both are told', async () => {
+    const { owner, pet } = await ownerWithPet();
+    const next = await signUpOwner(ctx.app);
+    await linkVet(pet.id);
+    const { status, body } = await call<PetTransfer>(ctx.app, 'POST', `admin/transfer-pet/${pet.id}`, {
+      token: admin.token,
+      body: { Email: next.input.email.toUpperCase() },
+    });
+    expect(status, body.errors.join()).toBe(200);
+    expect(body.result).toEqual({ message: messages.petTransferred, petId: pet.id, userId: next.user.id, newAccount: false });
+
+    // The previous owner: as for a stranger's pet.
+    expect((await call<Pet[]>(ctx.app, 'GET', 'pet/user-pets', { token: owner.token })).body.result).toEqual([]);
+    expect((await call(ctx.app, 'GET', `Pet/${pet.id}`, { token: owner.token })).status).toBe(403);
+    expect((await call(ctx.app, 'PUT', 'Pet/pet-profile', { token: owner.token, body: { ...petCard(pet), chipId: '', confirmChip: '' } })).status).toBe(403);
+    expect((await call(ctx.app, 'GET', `site/sites-for-pet/${pet.id}`, { token: owner.token })).status).toBe(403);
+    // The new owner: the pet with its chip and cover; the old owner's vet is not carried over.
+    const theirs = (await call<Pet[]>(ctx.app, 'GET', 'pet/user-pets', { token: next.token })).body.result!;
+    expect(theirs).toEqual([expect.objectContaining({ id: pet.id, isActive: true, microchip1: pet.microchip1, isChipActive: true })]);
+    expect(theirs[0]!.chips[0]).toMatchObject({ oneTime: true, isActive: true });
+    expect((await call<Site[]>(ctx.app, 'GET', `site/sites-for-pet/${pet.id}`, { token: next.token })).body.result).toEqual([]);
+    const lookup = await call<MicrochipLookup>(ctx.app, 'GET', `utilities/microchip-lookup?id=${pet.microchip1}`);
+    expect(lookup.body.result!.isRegistered).toBe(true);
+
+    expect((await mailTo(owner.input.email)).map((m) => m.subject)).toContain('Biscuit was transferred to a new owner');
+    expect((await mailTo(next.input.email)).map((m) => m.subject)).toContain('Biscuit is now registered to you');
+    const [audit] = await auditOf('pet', pet.id);
+    expect(audit).toMatchObject({ action: 'transfer', before: { userId: owner.user.id }, after: { userId: next.user.id, newAccount: false } });
+  });
+
+  it('makes a new account with an invitation to set a password, which then signs in and sees the pet', async () => {
+    const { owner, pet } = await ownerWithPet();
+    const email = uniqueEmail();
+    const { body } = await call<PetTransfer>(ctx.app, 'POST', `admin/transfer-pet/${pet.id}`, { token: admin.token, body: { Email: email } });
+    expect(body.result).toMatchObject({ newAccount: true, petId: pet.id });
+    const mails = await mailTo(email);
+    expect(mails.map((m) => [m.kind, m.subject])).toEqual([
+      ['invitation', 'Your pet registry account is ready'],
+      ['transfer', 'Biscuit is now registered to you'],
+    ]);
+    const invitation = mails[0];
+    expect(invitation!.text).toMatch(/^Hello,/);
+    expect((await mailTo(owner.input.email)).map((m) => m.subject)).toContain('Biscuit was transferred to a new owner');
+
+    const link = new URL(/https?:\/\/\S+/.exec(invitation!.text)![0]);
+    expect(link.pathname).toBe('/reset-password');
+    const set = await call(ctx.app, 'POST', 'Users/set-password-by-token', {
+      body: { email: link.searchParams.get('email'), token: link.searchParams.get('code'), password: 'Welcome#123' },
+    });
+    expect(set.status, set.body.errors.join()).toBe(200);
+    const signIn = await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email, password: 'Welcome#123' } });
+    expect(signIn.status).toBe(200);
+    const theirs = (await call<Pet[]>(ctx.app, 'GET', 'pet/user-pets', { token: signIn.body.result!.token })).body.result!;
+    expect(theirs).toEqual([expect.objectContaining({ id: pet.id, microchip1: pet.microchip1, isActive: true })]);
+    expect((await call(ctx.app, 'GET', `Pet/${pet.id}`, { token: owner.token })).status).toBe(403);
+  });
+
+  it("stops the previous owner's yearly renewal; the cover stays with the pet", async () => {
+    const { pet, renewal } = await ownerWithYearlyPlan();
+    const next = await signUpOwner(ctx.app);
+    expect((await call(ctx.app, 'POST', `admin/transfer-pet/${pet.id}`, { token: admin.token, body: { Email: next.input.email } })).status).toBe(200);
+    expect(await renewal()).toBe('canceled');
+    const theirs = (await call<Pet>(ctx.app, 'GET', `Pet/${pet.id}`, { token: next.token })).body.result!;
+    expect(theirs).toMatchObject({ isActive: true, isChipActive: true });
+    expect(Date.parse(theirs.chips[0]!.expirationDate!)).toBeGreaterThan(Date.now());
+  });
+
+  it('refuses the same owner, a disabled account and a bad e-mail, changing nothing', async () => {
+    const { owner, pet } = await ownerWithPet();
+    const disabled = await signUpOwner(ctx.app);
+    await db().update(users).set({ isActive: false }).where(eq(users.id, disabled.user.id));
+    for (const [status, Email, message] of [
+      [409, owner.input.email, messages.petAlreadyOwned],
+      [409, disabled.input.email, messages.transferAccountInactive],
+      [400, 'nobody', messages.emailInvalid],
+      [400, '', messages.emailRequired],
+    ] as const) {
+      const answer = await call(ctx.app, 'POST', `admin/transfer-pet/${pet.id}`, { token: admin.token, body: { Email } });
+      expect(answer.status).toBe(status);
+      expect(answer.body.errors).toEqual([message]);
+    }
+    expect((await call(ctx.app, 'GET', `Pet/${pet.id}`, { token: owner.token })).status).toBe(200);
+    expect(await auditOf('pet', pet.id)).toHaveLength(0);
+  });
+});
+
+describe('remove', () => {
+  it('soft-deletes: gone from the owner, not registered at the lookup, still stored and audited', async () => {
+    const { owner, pet } = await ownerWithPet();
+    const { owner: bystander, pet: kept } = await ownerWithPet();
+    const before = await call<MicrochipLookup>(ctx.app, 'GET', `utilities/microchip-lookup?id=${pet.microchip1}`);
+    expect(before.body.result!.isRegistered).toBe(true);
+
+    const { status, body } = await call<{ id: number }>(ctx.app, 'GET', `admin/remove-pet/${pet.id}`, { token: admin.token });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ succeeded: true, result: { id: pet.id } });
+
+    expect((await call<Pet[]>(ctx.app, 'GET', 'pet/user-pets', { token: owner.token })).body.result).toEqual([]);
+    expect((await call(ctx.app, 'GET', `Pet/${pet.id}`, { token: owner.token })).status).toBe(404);
+    expect((await call(ctx.app, 'GET', `pet/pet-profiles/${pet.publicId}`)).status).toBe(404);
+    const after = await call<MicrochipLookup>(ctx.app, 'GET', `utilities/microchip-lookup?id=${pet.microchip1}`);
+    expect(after.body.result).toMatchObject({ isRegistered: false, result: null });
+    // Another owner's pet is untouched.
+    expect((await call<Pet[]>(ctx.app, 'GET', 'pet/user-pets', { token: bystander.token })).body.result).toEqual([expect.objectContaining({ id: kept.id })]);
+
+    const [row] = await db().select().from(pets).where(eq(pets.id, pet.id));
+    expect(row).toMatchObject({ deletedBy: admin.user.id, name: 'Biscuit' });
+    expect(row!.deletedAt).toBeInstanceOf(Date);
+    const [audit] = await auditOf('pet', pet.id);
+    expect(audit).toMatchObject({ action: 'remove', actorUserId: admin.user.id });
+    // Removed once: a second removal finds nothing, and the chip number is free again.
+    expect((await call(ctx.app, 'GET', `admin/remove-pet/${pet.id}`, { token: admin.token })).status).toBe(404);
+    expect((await call(ctx.app, 'GET', `admin/user-pet/${pet.id}`, { token: admin.token })).status).toBe(404);
+    await expect(registerPet(ctx.app, owner.token, pet.microchip1)).resolves.toMatchObject({ microchip1: pet.microchip1 });
+  });
+
+  it('cancels the e-mails of a removed pet\'s lost pet alert not sent yet', async () => {
+    const { token, pet } = await ownerWithLostPet();
+    await siteNear('78701', 5);
+    const alert = await sendAndPay(token, pet.id, { zipCode: '78701', incidentDescription: 'Ran off', missingDate: '2024-01-01T21:00:00Z' });
+    expect((await call(ctx.app, 'GET', `admin/remove-pet/${pet.id}`, { token: admin.token })).status).toBe(200);
+    const sent: string[] = [];
+    const collector: Mailer = { send: async (message) => void sent.push(message.to) };
+    await sendDueAlertEmails(db(), collector, alertMailSettings);
+    expect(sent).toEqual([]);
+    const rows = await db().select().from(alertEmails).where(eq(alertEmails.alertId, alert.id));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.status === 'canceled')).toBe(true);
+  });
+
+  it('stops the yearly renewal of a removed pet', async () => {
+    const { pet, renewal } = await ownerWithYearlyPlan();
+    expect((await call(ctx.app, 'GET', `admin/remove-pet/${pet.id}`, { token: admin.token })).status).toBe(200);
+    expect(await renewal()).toBe('canceled');
+  });
+});

@@ -1,0 +1,97 @@
+import { messages, paths, ui } from '@petreg/contract';
+import { DeleteOutlined, SwapHoriz } from '@mui/icons-material';
+import { Button, Grid, Link, Stack } from '@mui/material';
+import { useState } from 'react';
+import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { allErrors } from '../../../app/api';
+import { recordId } from '../../../app/params';
+import { toast } from '../../../app/toast';
+import { CenteredSpinner } from '../../../components/CenteredSpinner';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { ErrorBanner } from '../../../components/ErrorBanner';
+import { PageHeader } from '../../../components/PageHeader';
+import { AdminPetCard } from './AdminPetCard';
+import { AdminUserCard } from './AdminUserCard';
+import { useAdminPet, useAdminUser, useRemovePet } from './api';
+import { TransferPetDialog } from './TransferPetDialog';
+
+/** admin/pet/:id: the owner's and the pet's records, with transfer and removal (spec 2.7). */
+export function AdminPetPage() {
+  const id = recordId(useParams().id);
+  if (id === null) return <Navigate to={paths.notFound} replace />;
+  return <AdminPetRecord key={id} petId={id} />;
+}
+
+function AdminPetRecord({ petId }: { petId: number }) {
+  const navigate = useNavigate();
+  const pet = useAdminPet(petId);
+  const user = useAdminUser(pet.data?.userId);
+  const remove = useRemovePet(petId);
+  const [transferring, setTransferring] = useState(false);
+  const [confirmingRemoval, setConfirmingRemoval] = useState(false);
+
+  const removePet = () =>
+    remove.mutate(undefined, {
+      onSuccess: () => {
+        toast(messages.petDeleted, { variant: 'info' });
+        void navigate(paths.admin);
+      },
+      onSettled: () => setConfirmingRemoval(false),
+    });
+
+  // Spec 8: pet load or delete errors as a red banner for 10 seconds.
+  const failure = pet.error ?? user.error ?? remove.error;
+  const banner = failure && (
+    <ErrorBanner key={pet.errorUpdatedAt + user.errorUpdatedAt + remove.submittedAt} durationMs={ui.petErrorMs}>
+      {allErrors(failure, messages.genericError)}
+    </ErrorBanner>
+  );
+
+  if (pet.isError) {
+    return (
+      <>
+        <PageHeader title="Pet record" />
+        {banner}
+        <Link component={RouterLink} to={paths.adminSearch}>
+          Back to search
+        </Link>
+      </>
+    );
+  }
+  if (!pet.data || !user.data) return user.isError ? banner : <CenteredSpinner />;
+
+  return (
+    <>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'flex-start' } }}>
+        <PageHeader title={pet.data.name} subtitle={`Owned by ${user.data.data.displayName || user.data.data.email}`} />
+        <Stack direction="row" spacing={1} sx={{ flexShrink: 0, mb: { xs: 2, sm: 0 } }}>
+          <Button variant="outlined" startIcon={<SwapHoriz />} onClick={() => setTransferring(true)}>
+            Transfer
+          </Button>
+          <Button variant="outlined" color="error" startIcon={<DeleteOutlined />} onClick={() => setConfirmingRemoval(true)}>
+            Remove
+          </Button>
+        </Stack>
+      </Stack>
+      {banner}
+      {/* Side by side only on wide screens: beside the two navigation panels each card would be cramped. */}
+      <Grid container spacing={3} sx={{ alignItems: 'flex-start' }}>
+        <Grid size={{ xs: 12, xl: 5 }}>
+          {/* A transfer names another owner: their card starts afresh. */}
+          <AdminUserCard key={user.data.id} user={user.data} />
+        </Grid>
+        <Grid size={{ xs: 12, xl: 7 }}>
+          <AdminPetCard pet={pet.data} />
+        </Grid>
+      </Grid>
+      <TransferPetDialog petId={petId} petName={pet.data.name} open={transferring} onClose={() => setTransferring(false)} />
+      <ConfirmDialog
+        open={confirmingRemoval}
+        text={messages.deleteConfirm}
+        pending={remove.isPending}
+        onCancel={() => setConfirmingRemoval(false)}
+        onConfirm={removePet}
+      />
+    </>
+  );
+}

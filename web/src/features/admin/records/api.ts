@@ -1,0 +1,53 @@
+import type { AdminPet, AdminPetUpdate, AdminUser, AdminUserUpdate, PetTransfer } from '@petreg/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../app/api';
+
+const petRecordKey = (petId: number) => ['admin', 'user-pet', petId] as const;
+const userRecordKey = (userId: number) => ['admin', 'pet-user', userId] as const;
+
+/** GET admin/user-pet/{petId}: the pet with its chips, plan and owner id. */
+export function useAdminPet(petId: number) {
+  return useQuery({ queryKey: petRecordKey(petId), queryFn: ({ signal }) => api.get<AdminPet>(`admin/user-pet/${petId}`, { signal }) });
+}
+
+/** GET admin/pet-user/{userId}: the owner, once the pet names them. */
+export function useAdminUser(userId: number | undefined) {
+  return useQuery({
+    queryKey: userRecordKey(userId ?? 0),
+    queryFn: ({ signal }) => api.get<AdminUser>(`admin/pet-user/${userId}`, { signal }),
+    enabled: userId !== undefined,
+  });
+}
+
+export function useUpdateAdminUser(userId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (user: AdminUserUpdate) => api.put<AdminUser>(`admin/update-user/${userId}`, user),
+    onSuccess: (saved) => queryClient.setQueryData(userRecordKey(userId), saved),
+  });
+}
+
+export function useUpdateAdminPet(petId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (pet: AdminPetUpdate) => api.put<AdminPet>(`admin/update-pet/${petId}`, pet),
+    onSuccess: (saved) => queryClient.setQueryData(petRecordKey(petId), saved),
+  });
+}
+
+/** The pet moves to another owner: the page reads the pet again, and with it the new owner. */
+export function useTransferPet(petId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (email: string) => api.post<PetTransfer>(`admin/transfer-pet/${petId}`, { Email: email }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: petRecordKey(petId) }),
+  });
+}
+
+export function useRemovePet(petId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.get<{ id: number }>(`admin/remove-pet/${petId}`),
+    onSuccess: () => queryClient.removeQueries({ queryKey: petRecordKey(petId) }),
+  });
+}
