@@ -90,6 +90,11 @@ describe('GET admin/pet-by-microchip', () => {
     }
   });
 
+  it('says how long a chip number is when the box holds far too much', async () => {
+    const long = await byChip('9'.repeat(41));
+    expect([long.status, long.body.errors]).toEqual([400, [messages.lookupLength]]);
+  });
+
   it('still finds a removed pet, marked removed, and prefers the pet carrying the chip now', async () => {
     const first = await ownerWithPet();
     await ctx.database.db.update(pets).set({ deletedAt: new Date(), deletedBy: admin.user.id }).where(eq(pets.id, first.pet.id));
@@ -182,6 +187,8 @@ describe('POST Users/SearchUsersByAdmin', () => {
       for (const part of [`(${area}) ${exchange}-${line.slice(0, 2)}`, `+1 ${area} ${exchange}`]) {
         expect((await searchUsers(part)).body.result!.rows.map((row) => row.userId), part).toContain(user.id);
       }
+      // A chip number pasted into the box is not a phone number ending in these digits.
+      expect((await searchUsers(`98514${digits}`)).body.result!.rows.map((row) => row.userId)).not.toContain(user.id);
       await ctx.database.db.update(users).set({ phoneNumber: null }).where(eq(users.id, user.id));
     }
   });

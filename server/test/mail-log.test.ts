@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertEmails, auditLog, mailOutbox } from '../src/db/schema.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { alertKit } from './alertKit.js';
-import { call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
+import { call, createTestApp, readOutbox, signUpOwner, type TestContext } from './helpers.js';
 
 let ctx: TestContext;
 let admin: AuthResult;
@@ -106,6 +106,31 @@ describe('the mail log', () => {
     const missing = await call(ctx.app, 'GET', 'admin/mail/outbox/99999999', { token: admin.token });
     expect([missing.status, missing.body.errors]).toEqual([404, [messages.mailNotFound]]);
     expect((await call(ctx.app, 'GET', `admin/mail/elsewhere/${receipt!.id}`, { token: admin.token })).status).toBe(400);
+  });
+
+  it('lists a password reset sent at once, and never shows, nor keeps, a working code', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const email = owner.user.data.email;
+    expect((await call(ctx.app, 'POST', 'Users/forgot-password', { body: { email } })).status).toBe(200);
+    const sent = (await readOutbox(ctx.outboxDir)).filter((mail) => mail.subject === 'Reset your password').at(-1)!;
+    const code = new URL(sent.text!.match(/http\S+/)![0]).searchParams.get('code')!;
+    expect(code.length).toBeGreaterThan(20);
+
+    const [entry] = (await list(email)).body.result!.items.filter((mail) => mail.kind === 'password-reset');
+    expect(entry).toMatchObject({ queue: 'outbox', status: 'sent', attempts: 1, subject: 'Reset your password' });
+    const opened = (await call<MailLogMessage>(ctx.app, 'GET', `admin/mail/outbox/${entry!.id}`, { token: admin.token })).body.result!;
+    expect(opened.text).toContain('code=[hidden]');
+    expect(opened.text).not.toContain(code);
+    const [stored] = await db().select().from(mailOutbox).where(eq(mailOutbox.id, entry!.id));
+    expect(`${stored!.text}${stored!.html}`).not.toContain(code);
+
+    // A queued e-mail keeps its link to be sent; the log shows it without the token.
+    const [change] = await db()
+      .insert(mailOutbox)
+      .values({ recipient: email, kind: 'email-change', subject: 'Confirm your new email address', text: 'Open http://localhost:3000/confirm-email?token=Secret-Token_123 within 24 hours.' })
+      .returning();
+    const shown = (await call<MailLogMessage>(ctx.app, 'GET', `admin/mail/outbox/${change!.id}`, { token: admin.token })).body.result!;
+    expect(shown.text).toBe('Open http://localhost:3000/confirm-email?token=[hidden] within 24 hours.');
   });
 
   it('sends a failed e-mail again, and only a failed one, in the audit log', async () => {

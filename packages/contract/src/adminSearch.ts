@@ -9,7 +9,7 @@ import { messages } from './messages.js';
 
 /** GET admin/pet-by-microchip?chip=: a chip number as any reader or paper prints it. */
 export const adminChipSearchQuery = requestObject({
-  chip: textField(40, messages.chipSearchRequired, messages.chipSearchRequired)
+  chip: textField(40, messages.lookupLength, messages.chipSearchRequired)
     .transform(normaliseChipId)
     .refine((chip) => chip.length > 0, { error: messages.chipSearchRequired }),
 });

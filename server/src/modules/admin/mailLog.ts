@@ -6,6 +6,7 @@ import { containsPattern } from '../../db/like.js';
 import { alertEmails, mailOutbox } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
+import { hideLinkCodes } from '../users/mailedLinks.js';
 import { alertMessageWriter, readAlerts, type AlertMailSettings } from '../alerts/messages.js';
 
 export interface MailLogDeps {
@@ -132,11 +133,14 @@ export function createMailLog({ db, alertMail }: MailLogDeps) {
       return { items: mails.map((mail) => entryOf(mail, written.get(mail)!.subject)), total: counted!.total };
     },
 
-    /** GET admin/mail/{queue}/{id}: the e-mail with its plain text (never the HTML: an alert's open pixel would count the administrator). */
+    /**
+     * GET admin/mail/{queue}/{id}: the e-mail with its plain text (never the HTML: an alert's open
+     * pixel would count the administrator), its links' single-use codes hidden.
+     */
     async open(queue: MailQueue, id: number): Promise<MailLogMessage> {
       const mail = await find(queue, id);
       const { subject, text } = (await rendered([mail])).get(mail)!;
-      return { ...entryOf(mail, subject), text };
+      return { ...entryOf(mail, subject), text: hideLinkCodes(text) };
     },
 
     /** POST admin/mail/{queue}/{id}/resend: a failed e-mail goes back in its queue with fresh attempts. */

@@ -37,7 +37,9 @@ function searchHits(term: string): SQL {
   const everyPetOf = (owners: SQL) =>
     sql`select o.id as user_id, p.id as pet_id from (${owners}) o left join lateral (select id from ${pets} where user_id = o.id offset 0) p on true`;
   const digits = term.replace(/\D/g, '');
-  if (phoneLike.test(term) && digits.length >= 3) {
+  // At most 11 digits (a country code of 1 and ten): a longer run of digits, a chip number pasted
+  // in, say, is not a phone number.
+  if (phoneLike.test(term) && digits.length >= 3 && digits.length <= 11) {
     // No North American area code starts with 1: a leading 1 of a shorter number is the country code.
     const national = digits.length > 10 ? digits.slice(-10) : digits.replace(/^1/, '');
     return everyPetOf(sql`select ${users.id} from ${users} where ${nationalPhoneDigits(users.phoneNumber)} like ${`${national}%`}`);

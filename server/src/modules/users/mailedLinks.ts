@@ -23,3 +23,10 @@ export async function voidMailedLinks(db: Database | Transaction, userId: number
   await voidResetLinks(db, userId);
   await voidEmailChanges(db, userId);
 }
+
+/**
+ * A mailed text with the single-use codes of its links hidden (reset, invitation and e-mail change
+ * links carry them as `code` or `token`): what the mail log shows, and all it keeps of an e-mail
+ * sent at once, so neither the log nor the database holds a working link.
+ */
+export const hideLinkCodes = (text: string) => text.replace(/((?:[?&]|&amp;|&#38;)(?:code|token)=)[^&\s"'<>]+/g, '$1[hidden]');

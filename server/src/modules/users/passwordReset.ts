@@ -4,12 +4,12 @@ import { messages, paths, type SetPasswordByTokenInput } from '@petreg/contract'
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Mailer } from '../../adapters/mail/index.js';
 import type { Database } from '../../db/client.js';
-import { passwordResetTokens, users } from '../../db/schema.js';
+import { mailOutbox, passwordResetTokens, users } from '../../db/schema.js';
 import { AppError, badRequest } from '../../errors.js';
 import type { SessionService } from '../../plugins/auth.js';
 import { hashToken, type Accounts } from './accounts.js';
 import { resetPasswordEmail } from './emails.js';
-import { voidMailedLinks, voidResetLinks } from './mailedLinks.js';
+import { hideLinkCodes, voidMailedLinks, voidResetLinks } from './mailedLinks.js';
 
 const RESET_TOKEN_TTL_MS = 3600_000;
 
@@ -33,11 +33,22 @@ export function createPasswordReset(
         });
       });
       const link = `${deps.publicUrl}${paths.resetPassword}?${new URLSearchParams({ email: user.email, code: token })}`;
+      const resetEmail = resetPasswordEmail(user.firstName, link);
       try {
-        await mailer.send({ to: user.email, ...resetPasswordEmail(user.firstName, link) });
+        await mailer.send({ to: user.email, ...resetEmail });
       } catch {
         throw new AppError(502, [messages.emailSendingFailed]);
       }
+      // Sent at once (the form answers whether it went); the mail log still lists it, without its code.
+      await db.insert(mailOutbox).values({
+        recipient: user.email,
+        ...resetEmail,
+        text: hideLinkCodes(resetEmail.text),
+        html: hideLinkCodes(resetEmail.html),
+        status: 'sent',
+        attempts: 1,
+        sentAt: new Date(),
+      });
     },
 
     /** Answers the account whose password changed. */
