@@ -194,8 +194,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       });
       await api.register(adminRecordRoutes, {
         records: createAdminRecords({ db: database.db, petService: pets, accounts: users, sessions: app.sessions }),
-        transfers: createPetTransfer({ db: database.db, accounts: users, payments, publicUrl: config.publicUrl, log: app.log }),
-        removals: createPetRemoval({ db: database.db, accounts: users, payments, log: app.log }),
+        transfers: createPetTransfer({ db: database.db, accounts: users, payments, publicUrl: config.publicUrl }),
+        removals: createPetRemoval({ db: database.db, accounts: users, payments }),
       });
       await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl }) });
       await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config) }) });

@@ -203,6 +203,21 @@ describe('the owner card', () => {
     expect((await call<AdminUser>(ctx.app, 'GET', `admin/pet-user/${admin.user.id}`, { token: admin.token })).body.result!.data.isActive).toBe(true);
   });
 
+  it("refuses to change another administrator's e-mail or switch them off, and its own e-mail here", async () => {
+    const colleague = await signUpOwner(ctx.app);
+    const [second] = await db().update(users).set({ roles: ['customer', 'admin'] }).where(eq(users.id, colleague.user.id)).returning();
+    for (const [userId, card] of [
+      [second!.id, userCard('thief@example.com')],
+      [second!.id, userCard(second!.email, { isActive: false })],
+      [admin.user.id, userCard('elsewhere@example.com')],
+    ] as const) {
+      const answer = await call(ctx.app, 'PUT', `admin/update-user/${userId}`, { token: admin.token, body: card });
+      expect([answer.status, answer.body.errors]).toEqual([409, [messages.administratorAccountProtected]]);
+    }
+    const [unchanged] = await db().select().from(users).where(eq(users.id, second!.id));
+    expect(unchanged).toMatchObject({ email: second!.email, isActive: true });
+  });
+
   it('refuses bad input with the field message and changes nothing', async () => {
     const { owner } = await ownerWithPet();
     for (const [body, message] of [
@@ -370,6 +385,31 @@ describe('transfer', () => {
     const theirs = (await call<Pet>(ctx.app, 'GET', `Pet/${pet.id}`, { token: next.token })).body.result!;
     expect(theirs).toMatchObject({ isActive: true, isChipActive: true });
     expect(Date.parse(theirs.chips[0]!.expirationDate!)).toBeGreaterThan(Date.now());
+  });
+
+  it('leaves the previous owner nothing to follow or pay for the pet: billing, an open alert checkout', async () => {
+    const { token, pet } = await ownerWithLostPet();
+    await siteNear('63101', 5);
+    const { owner, pet: covered } = await ownerWithYearlyPlan();
+    expect((await call<unknown[]>(ctx.app, 'GET', 'pet/microchip-subscriptions', { token: owner.token })).body.result).toHaveLength(1);
+    const alert = await call<{ location: string }>(ctx.app, 'POST', 'petalert/send-mail-from-pet-alert', {
+      token,
+      body: { name: pet.name, petId: pet.id, missingDate: new Date(Date.now() - 3600_000).toISOString(), zipCode: '63101', incidentDescription: 'Ran off.', status: 'NEW' },
+    });
+    expect(alert.status).toBe(200);
+
+    const next = await signUpOwner(ctx.app);
+    for (const moved of [pet.id, covered.id]) {
+      expect((await call(ctx.app, 'POST', `admin/transfer-pet/${moved}`, { token: admin.token, body: { Email: next.input.email } })).status).toBe(200);
+    }
+    expect((await call<unknown[]>(ctx.app, 'GET', 'pet/microchip-subscriptions', { token: owner.token })).body.result).toEqual([]);
+    const sessionId = alert.body.result!.location.split('/checkout/')[1]!;
+    const paid = await call(ctx.app, 'POST', `checkout/local/${sessionId}/pay`, {
+      token,
+      body: { name: 'Jamie Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' },
+    });
+    expect(paid.status).toBe(409);
+    expect(await db().select().from(alertEmails).innerJoin(checkoutSessions, eq(checkoutSessions.alertId, alertEmails.alertId)).where(eq(checkoutSessions.id, sessionId))).toEqual([]);
   });
 
   it('refuses the same owner, a disabled account and a bad e-mail, changing nothing', async () => {

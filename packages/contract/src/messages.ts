@@ -101,6 +101,7 @@ export const messages = {
   planNotFound: 'Choose one of the protection plans.',
   alreadyLifetime: 'This pet already has lifetime protection.',
   checkoutClosed: 'This checkout is no longer open.',
+  checkoutPetChangedHands: 'This pet is no longer registered to your account, so this checkout cannot be paid.',
   checkoutPlanChanged: "This pet's protection plan changed after the checkout started. Please start the checkout again.",
   subscriptionNotActive: 'This subscription was replaced or canceled, so its renewal does not extend the registration.',
   checkoutChipChanged: "This pet's microchip changed after the checkout started. Please start the checkout again.",
@@ -192,6 +193,7 @@ export const messages = {
   petAlreadyOwned: 'This pet already belongs to this account.',
   petTransferred: 'The pet has been transferred.',
   ownAccountDisable: 'You cannot disable your own account.',
+  administratorAccountProtected: "An administrator's email and access can only be changed by that administrator, on their profile page.",
   transferAccountInactive: "The new owner's account is disabled. Enable it before transferring the pet.",
 } as const;
 

@@ -68,6 +68,9 @@ export function createAdminRecords(deps: AdminRecordDeps) {
       // An administrator who switched themselves off would be signed out with no one to switch them back on.
       if (userId === session.userId && !input.isActive) throw conflict(messages.ownAccountDisable);
       const emailChanged = !isSameEmail(input.email, current.email);
+      // An administrator's sign-in is their own to change, through the profile and its password: here a
+      // stolen session could take over, or lock out, every other administrator.
+      if (current.roles.includes('admin') && (emailChanged || !input.isActive)) throw conflict(messages.administratorAccountProtected);
       if (emailChanged) {
         const [holder] = await db.select({ id: users.id }).from(users).where(byEmail(input.email));
         if (holder) throw conflict(messages.emailTaken);

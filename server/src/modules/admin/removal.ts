@@ -1,12 +1,13 @@
 import { messages } from '@petreg/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import { recordAudit } from '../../db/audit.js';
+import type { Database } from '../../db/client.js';
 import { chips, pets } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
-import { cancelOpenCheckouts } from '../payments/shared.js';
+import type { PaymentService } from '../payments/service.js';
+import { releasePetFromPayer } from '../payments/shared.js';
 import type { UserService } from '../users/service.js';
-import { stopRenewals, type RenewalDeps } from './renewals.js';
 
 export type PetRemovalService = ReturnType<typeof createPetRemoval>;
 
@@ -16,8 +17,7 @@ export type PetRemovalService = ReturnType<typeof createPetRemoval>;
  * too (kept as history), so the number is free to be registered again, say to the pet's real record,
  * and a yearly renewal for it stops.
  */
-export function createPetRemoval(deps: RenewalDeps & { accounts: UserService }) {
-  const { db, accounts } = deps;
+export function createPetRemoval({ db, accounts, payments }: { db: Database; accounts: UserService; payments: Pick<PaymentService, 'stopReplacedSubscriptions'> }) {
   return {
     async remove(session: Session, petId: number): Promise<{ id: number }> {
       const ownerId = await db.transaction(async (tx) => {
@@ -33,7 +33,7 @@ export function createPetRemoval(deps: RenewalDeps & { accounts: UserService }) 
           .set({ removedAt: now })
           .where(and(eq(chips.petId, petId), isNull(chips.removedAt)))
           .returning({ chipId: chips.chipId });
-        await cancelOpenCheckouts(tx, petId);
+        await releasePetFromPayer(tx, petId);
         await recordAudit(tx, {
           actorUserId: session.userId,
           action: 'remove',
@@ -44,7 +44,7 @@ export function createPetRemoval(deps: RenewalDeps & { accounts: UserService }) 
         });
         return removed.userId;
       });
-      await stopRenewals(deps, session, petId);
+      await payments.stopReplacedSubscriptions();
       accounts.forget(ownerId);
       return { id: petId };
     },

@@ -1,15 +1,16 @@
 import { messages, type PetTransfer } from '@petreg/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import { recordAudit } from '../../db/audit.js';
+import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { mailOutbox, pets, sitePets, users } from '../../db/schema.js';
 import { conflict, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
-import { cancelOpenCheckouts } from '../payments/shared.js';
+import type { PaymentService } from '../payments/service.js';
+import { releasePetFromPayer } from '../payments/shared.js';
 import { accountForInvitee } from '../users/invitations.js';
 import type { UserService } from '../users/service.js';
 import { petReceivedEmail, petTransferredAwayEmail } from './emails.js';
-import { stopRenewals, type RenewalDeps } from './renewals.js';
 
 export type PetTransferService = ReturnType<typeof createPetTransfer>;
 
@@ -22,8 +23,7 @@ export type PetTransferService = ReturnType<typeof createPetTransfer>;
  * yearly renewal on the previous owner's card stops: the cover runs to its date, then the new owner
  * chooses a plan.
  */
-export function createPetTransfer(deps: RenewalDeps & { accounts: UserService; publicUrl: string }) {
-  const { db, accounts, publicUrl } = deps;
+export function createPetTransfer({ db, accounts, payments, publicUrl }: { db: Database; accounts: UserService; payments: Pick<PaymentService, 'stopReplacedSubscriptions'>; publicUrl: string }) {
 
   return {
     async transfer(session: Session, petId: number, email: string): Promise<PetTransfer> {
@@ -44,8 +44,8 @@ export function createPetTransfer(deps: RenewalDeps & { accounts: UserService; p
             .update(sitePets)
             .set({ deletedAt: now, deletedBy: session.userId })
             .where(and(eq(sitePets.petId, pet.id), isNull(sitePets.deletedAt)));
-          // A checkout the previous owner left open must not bill them for the new owner's pet.
-          await cancelOpenCheckouts(tx, pet.id);
+          // Nothing the previous owner opened or set to renew bills them for the new owner's pet.
+          await releasePetFromPayer(tx, pet.id);
           await recordAudit(tx, {
             actorUserId: session.userId,
             action: 'transfer',
@@ -63,7 +63,7 @@ export function createPetTransfer(deps: RenewalDeps & { accounts: UserService; p
         if (isUniqueViolation(error)) throw conflict(messages.genericError);
         throw error;
       }
-      await stopRenewals(deps, session, petId);
+      await payments.stopReplacedSubscriptions();
       // Both owners' pet lists (haveActivePets) changed.
       accounts.forget(outcome.previousOwnerId);
       accounts.forget(outcome.newOwnerId);

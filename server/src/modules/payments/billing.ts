@@ -23,6 +23,8 @@ export function createBilling(deps: PaymentDeps) {
           eq(checkoutSessions.status, 'complete'),
           // An alert's checkout bought no cover.
           isNull(checkoutSessions.alertId),
+          // A pet transferred to another owner, or removed, is no longer the payer's to follow here.
+          eq(pets.userId, userId),
           isNull(pets.deletedAt),
         ),
       )

@@ -45,7 +45,8 @@ export function createCompletion(deps: PaymentDeps) {
       const fulfilment = checkout!.alertId
         ? await fulfilments.forAlert(tx, checkout!, paid)
         : await fulfilments.forPlan(tx, checkout!, pet!, owner!, paid);
-      const { refusal } = fulfilment;
+      // The pet changed hands (or was removed) while its checkout was open: its payer no longer has it.
+      const refusal = pet!.userId !== checkout!.userId || pet!.deletedAt ? messages.checkoutPetChangedHands : fulfilment.refusal;
       if (refusal && onRefusal === 'refuse') {
         await tx.update(checkoutSessions).set({ status: 'canceled' }).where(eq(checkoutSessions.id, checkout!.id));
         return { kind: 'refused' as const, reason: refusal };

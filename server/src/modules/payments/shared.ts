@@ -1,5 +1,5 @@
 import { messages } from '@petreg/contract';
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { PaymentProvider } from '../../adapters/payments/index.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { checkoutSessions, chips, settings } from '../../db/schema.js';
@@ -47,6 +47,23 @@ export async function cancelOpenCheckouts(tx: Transaction, petId: number): Promi
     .update(checkoutSessions)
     .set({ status: 'canceled' })
     .where(and(eq(checkoutSessions.petId, petId), eq(checkoutSessions.status, 'open'), isNull(checkoutSessions.alertId)));
+}
+
+/**
+ * The pet left its payer (transferred, or removed): no checkout of theirs stays payable for it, an
+ * alert's included, and its yearly renewals are marked to stop. The worker tells the provider
+ * (stopReplacedSubscriptions, retried until it can); a renewal charged meanwhile is recorded for a
+ * refund. Called in the transaction that makes the change.
+ */
+export async function releasePetFromPayer(tx: Transaction, petId: number): Promise<void> {
+  await tx
+    .update(checkoutSessions)
+    .set({ status: 'canceled' })
+    .where(and(eq(checkoutSessions.petId, petId), eq(checkoutSessions.status, 'open')));
+  await tx
+    .update(checkoutSessions)
+    .set({ subscriptionStatus: 'canceling' })
+    .where(and(eq(checkoutSessions.petId, petId), eq(checkoutSessions.subscriptionStatus, 'active'), isNotNull(checkoutSessions.subscriptionId)));
 }
 
 export async function ownedCheckout(db: Database, session: Session, sessionId: string): Promise<CheckoutRow> {

@@ -14,9 +14,9 @@ import { recordAudit } from '../../db/audit.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { breeds, chips, chipTypes, petBreeds, pets, shortLinks, species } from '../../db/schema.js';
-import { badRequest, conflict } from '../../errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { findZip } from '../../geography.js';
-import { isAdministrator, type Session } from '../../plugins/auth.js';
+import { isAdministrator, mayActFor, type Session } from '../../plugins/auth.js';
 import { cancelOpenCheckouts, currentChip } from '../payments/shared.js';
 import { createShortLink } from '../public/shortLinks.js';
 import { findOwnedPet } from './ownership.js';
@@ -236,7 +236,14 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
         saved = await db.transaction(async (tx) => {
           // Locked first, as every change of a pet's cover locks it: the photo this change replaces is
           // the one the row names now, which another edit may have changed since it was read.
-          const [locked] = await tx.select({ image: pets.image }).from(pets).where(eq(pets.id, before.id)).for('update');
+          const [locked] = await tx
+            .select({ image: pets.image, userId: pets.userId, deletedAt: pets.deletedAt })
+            .from(pets)
+            .where(eq(pets.id, before.id))
+            .for('update');
+          // Transferred or removed since it was read: this edit is no longer the caller's to make.
+          if (locked!.deletedAt) throw notFound(messages.notFound);
+          if (!mayActFor(session, locked!.userId)) throw forbidden(messages.forbidden);
           const image = keptImage(sent, before.image, locked!.image);
           await tx.update(pets).set({ ...petValues(input), ...missingPetValues(input), image, updatedAt: new Date() }).where(eq(pets.id, before.id));
           await replaceBreeds(tx, before.id, input.breeds);
