@@ -46,8 +46,9 @@ export const adminPetSchema = requestObject({
     }),
   /** The new chip's brand; absent or null keeps the brand the pet's chip has. */
   chipTypeId: idField(messages.chipTypeRequired).nullish(),
-  isChipActive: z.boolean({ error: messages.invalidChoice }),
-  isActive: z.boolean({ error: messages.invalidChoice }),
+  /** The switches, sent only when the administrator turned them: absent keeps what is stored (a payment made meanwhile, say). */
+  isChipActive: z.boolean({ error: messages.invalidChoice }).optional(),
+  isActive: z.boolean({ error: messages.invalidChoice }).optional(),
 });
 export type AdminPetInput = z.input<typeof adminPetSchema>;
 export type AdminPetUpdate = z.output<typeof adminPetSchema>;

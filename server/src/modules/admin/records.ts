@@ -108,9 +108,9 @@ export function createAdminRecords(deps: AdminRecordDeps) {
       const stored = await petService.get(session, input.id);
       const { microchip1, isChipActive, isActive, chipTypeId, shareContactInfo, ...fields } = input;
       const switches = async (tx: Transaction, petId: number) => {
-        await tx.update(pets).set({ isActive }).where(eq(pets.id, petId));
+        if (isActive !== undefined) await tx.update(pets).set({ isActive }).where(eq(pets.id, petId));
         const chip = await currentChip(tx, petId);
-        if (chip) await tx.update(chips).set({ isActive: isChipActive }).where(eq(chips.id, chip.id));
+        if (chip && isChipActive !== undefined) await tx.update(chips).set({ isActive: isChipActive }).where(eq(chips.id, chip.id));
         return { isActive, isChipActive: chip ? isChipActive : null };
       };
       const saved = await petService.update(

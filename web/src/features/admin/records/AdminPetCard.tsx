@@ -77,8 +77,9 @@ export function AdminPetCard({ pet }: { pet: AdminPet }) {
     setEditing(false);
   };
 
-  const onSubmit = form.handleSubmit((input) =>
-    update.mutate(input, {
+  // A switch goes only when turned here: one sent as loaded could undo a payment made meanwhile.
+  const onSubmit = form.handleSubmit(({ isActive, isChipActive, ...input }) =>
+    update.mutate({ ...input, ...(isActive !== pet.isActive && { isActive }), ...(isChipActive !== pet.isChipActive && { isChipActive }) }, {
       onSuccess: (saved) => {
         form.reset(formValues(saved));
         setEditing(false);
