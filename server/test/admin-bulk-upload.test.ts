@@ -188,6 +188,30 @@ describe('POST admin/bulk-pet-upload', () => {
     expect(await accountOf(shelter)).toBeUndefined();
   });
 
+  it('opens no account and sends no invitation for an owner or a shelter whose rows all end as errors or skipped', async () => {
+    const othersPet = await registerPet(ctx.app, customer.token);
+    const taken = othersPet.chips[0]!.chipId;
+    const owner = uniqueEmail();
+    const shelter = uniqueEmail();
+    const { rows } = await uploaded(
+      csv(
+        dog({ chipId: taken, ownerEmail: owner, ownerFirstName: 'Dana', ownerLastName: 'Whitfield' }),
+        dog({ chipId: taken }),
+        dog({ species: 'Dragon' }),
+      ),
+      { email: shelter },
+    );
+    expect(rows.map((r) => [r.status, r.reason])).toEqual([
+      ['error', messages.chipTaken],
+      ['error', messages.chipTaken],
+      ['error', messages.speciesUnknown],
+    ]);
+    expect(await accountOf(owner)).toBeUndefined();
+    expect(await accountOf(shelter)).toBeUndefined();
+    expect(await invitationsTo(owner)).toHaveLength(0);
+    expect(await invitationsTo(shelter)).toHaveLength(0);
+  });
+
   it('refuses a row whose new owner it cannot open an account for, and a bad owner e-mail', async () => {
     const email = uniqueEmail();
     const { rows } = await uploaded(

@@ -3,59 +3,62 @@ import { messages, type PetRegistration, type PetUploadColumn, type PetUploadSta
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { CsvRowResult } from '../../csvFiles.js';
 import type { Transaction } from '../../db/client.js';
-import { chips, petBreeds, pets } from '../../db/schema.js';
+import { chips, petBreeds, pets, users } from '../../db/schema.js';
 import { createShortLinks } from '../public/shortLinks.js';
-import { chunkAccounts } from './bulkUploadAccounts.js';
-import type { CheckedPetRow } from './bulkUploadRows.js';
+import { findAccounts, openAccounts, shelterAccount } from './bulkUploadAccounts.js';
+import type { CheckedPetRow, NewOwner } from './bulkUploadRows.js';
 
 export type PetRowResult = CsvRowResult<PetUploadColumn, PetUploadStatus>;
 
 /**
  * What the file's pets already are, and become as its rows are walked: who holds each chip, and
  * which pets each owner has, by name, species and date of birth (how a pet without a chip is
- * recognised when the same file comes again).
+ * recognised when the same file comes again). Owners are known by lower-case e-mail, so a row is
+ * decided before its owner's account is opened.
  */
 export interface Registry {
-  /** Chip number to the account holding it; null when its pet was removed (the number stays taken). */
-  chipHolders: Map<string, number | null>;
+  /** Chip number to the e-mail of the account holding it; null when its pet was removed (the number stays taken). */
+  chipHolders: Map<string, string | null>;
   petKeys: Set<string>;
 }
 
-const petKey = (userId: number, pet: Pick<PetRegistration, 'name' | 'speciesId' | 'dob'>) =>
-  `${userId} ${pet.speciesId} ${pet.dob ?? ''} ${pet.name.toLowerCase()}`;
+const petKey = (owner: string, pet: Pick<PetRegistration, 'name' | 'speciesId' | 'dob'>) =>
+  `${owner} ${pet.speciesId} ${pet.dob ?? ''} ${pet.name.toLowerCase()}`;
 
-/** Reads into the registry what the database holds of a chunk's chips and its owners' pets. */
-async function readRegistry(tx: Transaction, registry: Registry, rows: readonly CheckedPetRow[], owners: readonly number[]) {
+/** Reads into the registry what the database holds of a chunk's chips and its owners' pets (owners by lower-case e-mail). */
+async function readRegistry(tx: Transaction, registry: Registry, rows: readonly CheckedPetRow[], owners: ReadonlyMap<string, number>) {
   const chipIds = [...new Set(rows.flatMap((row) => (row.pet?.chipId ? [row.pet.chipId] : [])))].filter((id) => !registry.chipHolders.has(id));
   if (chipIds.length > 0) {
     const held = await tx
-      .select({ chipId: chips.chipId, userId: pets.userId, deletedAt: pets.deletedAt })
+      .select({ chipId: chips.chipId, email: sql<string>`lower(${users.email})`, deletedAt: pets.deletedAt })
       .from(chips)
       .innerJoin(pets, eq(pets.id, chips.petId))
+      .innerJoin(users, eq(users.id, pets.userId))
       .where(and(inArray(chips.chipId, chipIds), isNull(chips.removedAt)));
-    for (const chip of held) registry.chipHolders.set(chip.chipId, chip.deletedAt ? null : chip.userId);
+    for (const chip of held) registry.chipHolders.set(chip.chipId, chip.deletedAt ? null : chip.email);
   }
   const names = [...new Set(rows.flatMap((row) => (row.pet && !row.pet.chipId ? [row.pet.name.toLowerCase()] : [])))];
-  if (names.length > 0 && owners.length > 0) {
+  if (names.length > 0 && owners.size > 0) {
+    const emailOf = new Map([...owners].map(([email, id]) => [id, email]));
     const owned = await tx
       .select({ userId: pets.userId, name: pets.name, speciesId: pets.speciesId, dob: pets.dob })
       .from(pets)
-      .where(and(inArray(pets.userId, [...owners]), inArray(sql`lower(${pets.name})`, names), isNull(pets.deletedAt)));
-    for (const pet of owned) if (pet.speciesId) registry.petKeys.add(petKey(pet.userId, { ...pet, speciesId: pet.speciesId }));
+      .where(and(inArray(pets.userId, [...owners.values()]), inArray(sql`lower(${pets.name})`, names), isNull(pets.deletedAt)));
+    for (const pet of owned) if (pet.speciesId) registry.petKeys.add(petKey(emailOf.get(pet.userId)!, { ...pet, speciesId: pet.speciesId }));
   }
 }
 
-/** What becomes of a good row whose owner's account is known: created, or skipped or refused as already there. */
-function decide(registry: Registry, userId: number, pet: PetRegistration): { status: PetUploadStatus; reason: string } {
+/** What becomes of a good row, given its owner's e-mail: created, or skipped or refused as already there. */
+function decide(registry: Registry, owner: string, pet: PetRegistration): { status: PetUploadStatus; reason: string } {
   if (pet.chipId) {
     const holder = registry.chipHolders.get(pet.chipId);
     // A chip on another owner's pet is never moved by a file: that is a transfer, an administrator's call.
-    if (holder !== undefined) return holder === userId ? { status: 'skipped', reason: messages.petUploadChipRegistered } : { status: 'error', reason: messages.chipTaken };
-    registry.chipHolders.set(pet.chipId, userId);
-  } else if (registry.petKeys.has(petKey(userId, pet))) {
+    if (holder !== undefined) return holder === owner ? { status: 'skipped', reason: messages.petUploadChipRegistered } : { status: 'error', reason: messages.chipTaken };
+    registry.chipHolders.set(pet.chipId, owner);
+  } else if (registry.petKeys.has(petKey(owner, pet))) {
     return { status: 'skipped', reason: messages.petUploadPetRegistered };
   }
-  registry.petKeys.add(petKey(userId, pet));
+  registry.petKeys.add(petKey(owner, pet));
   return { status: 'created', reason: '' };
 }
 
@@ -78,25 +81,38 @@ export async function registerChunk(
   rows: readonly CheckedPetRow[],
 ): Promise<ChunkWrites> {
   const good = rows.filter((row) => row.pet);
-  const accounts = await chunkAccounts(tx, context.publicUrl, context.shelterEmail, good);
-  await readRegistry(tx, registry, good, [...accounts.ids.values()]);
-  const creating: { row: CheckedPetRow; pet: PetRegistration; userId: number; publicId: string }[] = [];
+  const ownerOf = (row: CheckedPetRow) => row.ownerEmail ?? context.shelterEmail;
+  const existing = await findAccounts(tx, [...new Set(good.map(ownerOf))]);
+  const existingIds = new Map([...existing].map(([email, account]) => [email, account.id]));
+  await readRegistry(tx, registry, good, existingIds);
+  // A new owner's account is described by the first of their rows that describes it fully.
+  const described = new Map<string, NewOwner>();
+  for (const row of good) {
+    const email = ownerOf(row);
+    const owner = row.ownerEmail ? row.newOwner : shelterAccount(email);
+    if (owner && !existing.has(email) && !described.has(email)) described.set(email, owner);
+  }
+  const creating: { row: CheckedPetRow; pet: PetRegistration; owner: string; publicId: string }[] = [];
   const results = rows.map((row): PetRowResult => {
     if (!row.pet) return { cells: row.cells, status: 'error', reason: row.errors.join(' ') };
-    const userId = accounts.ids.get(row.ownerEmail ?? context.shelterEmail);
-    if (userId === undefined) return { cells: row.cells, status: 'error', reason: row.ownerErrors.join(' ') };
-    const decision = decide(registry, userId, row.pet);
-    if (decision.status === 'created') creating.push({ row, pet: row.pet, userId, publicId: randomUUID() });
+    const owner = ownerOf(row);
+    if (!existing.has(owner) && !described.has(owner)) return { cells: row.cells, status: 'error', reason: row.ownerErrors.join(' ') };
+    const decision = decide(registry, owner, row.pet);
+    if (decision.status === 'created') creating.push({ row, pet: row.pet, owner, publicId: randomUUID() });
     return { cells: row.cells, ...decision };
   });
-  if (creating.length === 0) return { results, petIds: [], invitedUserIds: accounts.invited };
+  // Only owners who get a pet are given an account: a row refused or skipped opens none.
+  const opening = [...new Set(creating.map((c) => c.owner))].flatMap((email) => (existing.has(email) ? [] : [described.get(email)!]));
+  const opened = await openAccounts(tx, context.publicUrl, opening);
+  if (creating.length === 0) return { results, petIds: [], invitedUserIds: opened.invited };
+  const userIds = new Map([...existingIds, ...opened.ids]);
 
   const inserted = await tx
     .insert(pets)
     .values(
-      creating.map(({ pet, userId, publicId }) => ({
+      creating.map(({ pet, owner, publicId }) => ({
         publicId,
-        userId,
+        userId: userIds.get(owner)!,
         name: pet.name,
         speciesId: pet.speciesId,
         sex: pet.sex,
@@ -114,5 +130,5 @@ export async function registerChunk(
   if (chipRows.length > 0) await tx.insert(chips).values(chipRows);
   const petIds = created.map((c) => c.petId);
   await createShortLinks(tx, petIds);
-  return { results, petIds, invitedUserIds: accounts.invited };
+  return { results, petIds, invitedUserIds: opened.invited };
 }
