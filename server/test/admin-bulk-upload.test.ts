@@ -212,6 +212,39 @@ describe('POST admin/bulk-pet-upload', () => {
     expect(await invitationsTo(shelter)).toHaveLength(0);
   });
 
+  it('tells an existing owner by one e-mail which pets the shelter registered to them, and refuses a deactivated or administrator account', async () => {
+    const existing = await signUpOwner(ctx.app);
+    const inactive = await signUpOwner(ctx.app);
+    await db().update(users).set({ isActive: false }).where(eq(users.id, inactive.user.id));
+    const shelter = uniqueEmail();
+    const { rows } = await uploaded(
+      csv(
+        dog({ petName: 'Scout', ownerEmail: existing.input.email, ownerFirstName: 'Someone', ownerLastName: 'Else' }),
+        dog({ petName: 'Luna', ownerEmail: existing.input.email.toUpperCase() }),
+        dog({ petName: 'Ghost', ownerEmail: inactive.input.email }),
+        dog({ petName: 'Boss', ownerEmail: 'root@example.com' }),
+      ),
+      { email: shelter },
+    );
+    expect(rows.map((r) => [r.petName, r.status, r.reason])).toEqual([
+      ['Scout', 'created', messages.petUploadExistingAccount],
+      ['Luna', 'created', messages.petUploadExistingAccount],
+      ['Ghost', 'error', messages.petUploadAccountInactive],
+      ['Boss', 'error', messages.petUploadAccountAdmin],
+    ]);
+    expect(await petsOf(inactive.user.id)).toHaveLength(0);
+    expect(await petsOf(admin.user.id)).toHaveLength(0);
+    const notices = await db().select().from(mailOutbox).where(and(eq(sql`lower(${mailOutbox.recipient})`, existing.input.email.toLowerCase()), eq(mailOutbox.kind, 'shelter-upload')));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.text).toContain(shelter);
+    expect(notices[0]!.text).toContain('Scout, Luna');
+    expect(await db().$count(mailOutbox, eq(mailOutbox.recipient, inactive.input.email.toLowerCase()))).toBe(0);
+
+    // The shelter's e-mail follows the same rule: an administrator's account never receives a file's pets.
+    const own = await uploaded(csv(dog()), { email: 'root@example.com' });
+    expect(own.rows.map((r) => [r.status, r.reason])).toEqual([['error', messages.petUploadAccountAdmin]]);
+  });
+
   it('refuses a row whose new owner it cannot open an account for, and a bad owner e-mail', async () => {
     const email = uniqueEmail();
     const { rows } = await uploaded(

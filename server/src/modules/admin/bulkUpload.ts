@@ -30,11 +30,11 @@ export function createBulkPetUpload(deps: { db: Database; publicUrl: string }) {
     async run(session: Session, upload: { file: Buffer; fileName: string | null; shelterEmail: string }): Promise<PetUploadResult> {
       const rows = await readPetRows(db, upload.file);
       const uploadId = randomUUID();
-      let registry: Registry = { chipHolders: new Map(), petKeys: new Set() };
+      let registry: Registry = { chipHolders: new Map(), petKeys: new Set(), opened: new Set() };
       const results: PetRowResult[] = [];
       for (const [index, chunk] of batches(rows, CHUNK_ROWS).entries()) {
         for (let attempt = 1; ; attempt++) {
-          const before: Registry = { chipHolders: new Map(registry.chipHolders), petKeys: new Set(registry.petKeys) };
+          const before: Registry = { chipHolders: new Map(registry.chipHolders), petKeys: new Set(registry.petKeys), opened: new Set(registry.opened) };
           try {
             results.push(
               ...(await db.transaction(async (tx) => {

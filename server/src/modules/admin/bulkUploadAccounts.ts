@@ -20,13 +20,15 @@ export const shelterAccount = (email: string): NewOwner => ({
 export interface ExistingAccount {
   id: number;
   firstName: string;
+  isActive: boolean;
+  roles: string[];
 }
 
 /** The existing accounts of these lower-case e-mails, by lower-case e-mail. */
 export async function findAccounts(tx: Transaction, emails: readonly string[]): Promise<Map<string, ExistingAccount>> {
   if (emails.length === 0) return new Map();
   const found = await tx
-    .select({ id: users.id, email: sql<string>`lower(${users.email})`, firstName: users.firstName })
+    .select({ id: users.id, email: sql<string>`lower(${users.email})`, firstName: users.firstName, isActive: users.isActive, roles: users.roles })
     .from(users)
     .where(inArray(sql`lower(${users.email})`, [...emails]));
   return new Map(found.map(({ email, ...account }) => [email, account]));

@@ -3,9 +3,10 @@ import { messages, type PetRegistration, type PetUploadColumn, type PetUploadSta
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { CsvRowResult } from '../../csvFiles.js';
 import type { Transaction } from '../../db/client.js';
-import { chips, petBreeds, pets, users } from '../../db/schema.js';
+import { chips, mailOutbox, petBreeds, pets, users } from '../../db/schema.js';
 import { createShortLinks } from '../public/shortLinks.js';
-import { findAccounts, openAccounts, shelterAccount } from './bulkUploadAccounts.js';
+import { findAccounts, openAccounts, shelterAccount, type ExistingAccount } from './bulkUploadAccounts.js';
+import { petsRegisteredByShelterEmail } from './emails.js';
 import type { CheckedPetRow, NewOwner } from './bulkUploadRows.js';
 
 export type PetRowResult = CsvRowResult<PetUploadColumn, PetUploadStatus>;
@@ -20,6 +21,8 @@ export interface Registry {
   /** Chip number to the e-mail of the account holding it; null when its pet was removed (the number stays taken). */
   chipHolders: Map<string, string | null>;
   petKeys: Set<string>;
+  /** E-mails whose accounts this upload opened: their owners are invited, not told of each pet. */
+  opened: Set<string>;
 }
 
 const petKey = (owner: string, pet: Pick<PetRegistration, 'name' | 'speciesId' | 'dob'>) =>
@@ -62,6 +65,27 @@ function decide(registry: Registry, owner: string, pet: PetRegistration): { stat
   return { status: 'created', reason: '' };
 }
 
+/**
+ * Tells each owner of an account that existed before the upload, by one e-mail in the chunk's
+ * transaction, which pets the shelter registered to it: a file never adds pets to an account silently.
+ */
+async function tellExistingOwners(
+  tx: Transaction,
+  shelterEmail: string,
+  existing: ReadonlyMap<string, ExistingAccount>,
+  registry: Registry,
+  created: readonly { owner: string; pet: PetRegistration }[],
+) {
+  const petNames = new Map<string, string[]>();
+  for (const { owner, pet } of created) {
+    if (existing.has(owner) && !registry.opened.has(owner)) petNames.set(owner, [...(petNames.get(owner) ?? []), pet.name]);
+  }
+  if (petNames.size === 0) return;
+  await tx.insert(mailOutbox).values(
+    [...petNames].map(([owner, names]) => ({ recipient: owner, ...petsRegisteredByShelterEmail(existing.get(owner)!.firstName, shelterEmail, names) })),
+  );
+}
+
 /** What a chunk wrote, for the upload's audit entry. */
 export interface ChunkWrites {
   results: PetRowResult[];
@@ -96,14 +120,22 @@ export async function registerChunk(
   const results = rows.map((row): PetRowResult => {
     if (!row.pet) return { cells: row.cells, status: 'error', reason: row.errors.join(' ') };
     const owner = ownerOf(row);
-    if (!existing.has(owner) && !described.has(owner)) return { cells: row.cells, status: 'error', reason: row.ownerErrors.join(' ') };
+    const account = existing.get(owner);
+    if (!account && !described.has(owner)) return { cells: row.cells, status: 'error', reason: row.ownerErrors.join(' ') };
+    // A file never gives pets to an account its owner cannot use, nor to the registry's staff.
+    if (account && !account.isActive) return { cells: row.cells, status: 'error', reason: messages.petUploadAccountInactive };
+    if (account?.roles.includes('admin')) return { cells: row.cells, status: 'error', reason: messages.petUploadAccountAdmin };
     const decision = decide(registry, owner, row.pet);
-    if (decision.status === 'created') creating.push({ row, pet: row.pet, owner, publicId: randomUUID() });
-    return { cells: row.cells, ...decision };
+    if (decision.status !== 'created') return { cells: row.cells, ...decision };
+    creating.push({ row, pet: row.pet, owner, publicId: randomUUID() });
+    const told = account && row.ownerEmail && !registry.opened.has(owner);
+    return { cells: row.cells, status: 'created', reason: told ? messages.petUploadExistingAccount : '' };
   });
+  await tellExistingOwners(tx, context.shelterEmail, existing, registry, creating.filter((c) => c.row.ownerEmail));
   // Only owners who get a pet are given an account: a row refused or skipped opens none.
   const opening = [...new Set(creating.map((c) => c.owner))].flatMap((email) => (existing.has(email) ? [] : [described.get(email)!]));
   const opened = await openAccounts(tx, context.publicUrl, opening);
+  for (const owner of opening) registry.opened.add(owner.email);
   if (creating.length === 0) return { results, petIds: [], invitedUserIds: opened.invited };
   const userIds = new Map([...existingIds, ...opened.ids]);
 
