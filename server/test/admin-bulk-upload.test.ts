@@ -340,9 +340,10 @@ describe('POST admin/bulk-pet-upload', () => {
       dog({ petName: 'Mittens', species: 'Cat', breed: '', chipId: '', chipBrand: '', dob: '2020-01-01' }),
       dog({ petName: 'Pip', chipId: '', chipBrand: '', ownerEmail: owner, ownerFirstName: 'Dana', ownerLastName: 'Whitfield' }),
     );
+    // Two cats of one name, without a chip or a date of birth, are two pets.
     const first = await uploaded(file, { email: shelter });
-    expect(first.rows.map((r) => r.status)).toEqual(['created', 'created', 'skipped', 'created', 'created']);
-    expect(first.rows[2]!.reason).toBe(messages.petUploadPetRegistered);
+    expect(first.rows.map((r) => r.status)).toEqual(['created', 'created', 'created', 'created', 'created']);
+    expect((await petsOf((await accountOf(shelter))!.id)).filter((p) => p.name.toLowerCase() === 'mittens')).toHaveLength(3);
     const before = await petCount();
     const outbox = await db().$count(mailOutbox);
 
@@ -357,6 +358,20 @@ describe('POST admin/bulk-pet-upload', () => {
     ]);
     expect(await petCount()).toBe(before);
     expect(await db().$count(mailOutbox)).toBe(outbox);
+  });
+
+  it('skips a pet without a chip only as many times as its owner had such pets before the upload', async () => {
+    const shelter = uniqueEmail();
+    const kitten = dog({ petName: 'Kitten', species: 'Cat', breed: '', dob: '', chipId: '', chipBrand: '' });
+    const first = await uploaded(csv(kitten), { email: shelter });
+    expect(first.rows.map((r) => r.status)).toEqual(['created']);
+    const { rows } = await uploaded(csv(kitten, kitten, kitten), { email: shelter });
+    expect(rows.map((r) => [r.status, r.reason])).toEqual([
+      ['skipped', messages.petUploadPetRegistered],
+      ['created', ''],
+      ['created', ''],
+    ]);
+    expect(await petsOf((await accountOf(shelter))!.id)).toHaveLength(3);
   });
 
   it('neutralises cells a spreadsheet would run as formulas in the result file', async () => {

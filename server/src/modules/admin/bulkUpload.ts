@@ -8,7 +8,7 @@ import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Session } from '../../plugins/auth.js';
 import { readPetRows } from './bulkUploadRows.js';
-import { registerChunk, type PetRowResult, type Registry } from './bulkUploadRegister.js';
+import { copyRegistry, emptyRegistry, registerChunk, type PetRowResult } from './bulkUploadRegister.js';
 
 /** Rows registered in one transaction: few statements per chunk, and no lock held for long. */
 const CHUNK_ROWS = 1000;
@@ -21,8 +21,9 @@ export type BulkPetUpload = ReturnType<typeof createBulkPetUpload>;
  * A shelter's CSV of pets (spec 2.7 bulk-pet-upload). Every row is checked with the registration
  * form's rules first; the good ones are registered a chunk at a time, each chunk in one
  * transaction with its audit entry, so a bad row never stops the others. A chip already
- * registered, or a pet without a chip its owner already has (same name, species and date of
- * birth), is skipped: the same file uploaded twice registers nothing twice.
+ * registered is skipped, and so are as many pets without a chip as their owner had before the
+ * upload of the same name, species and date of birth: the same file uploaded twice registers
+ * nothing twice, and two kittens of one name in one file are two pets.
  */
 export function createBulkPetUpload(deps: { db: Database; publicUrl: string }) {
   const { db, publicUrl } = deps;
@@ -30,11 +31,11 @@ export function createBulkPetUpload(deps: { db: Database; publicUrl: string }) {
     async run(session: Session, upload: { file: Buffer; fileName: string | null; shelterEmail: string }): Promise<PetUploadResult> {
       const rows = await readPetRows(db, upload.file);
       const uploadId = randomUUID();
-      let registry: Registry = { chipHolders: new Map(), petKeys: new Set(), opened: new Set() };
+      let registry = emptyRegistry();
       const results: PetRowResult[] = [];
       for (const [index, chunk] of batches(rows, CHUNK_ROWS).entries()) {
         for (let attempt = 1; ; attempt++) {
-          const before: Registry = { chipHolders: new Map(registry.chipHolders), petKeys: new Set(registry.petKeys), opened: new Set(registry.opened) };
+          const before = copyRegistry(registry);
           try {
             results.push(
               ...(await db.transaction(async (tx) => {

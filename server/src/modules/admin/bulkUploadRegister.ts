@@ -13,23 +13,44 @@ export type PetRowResult = CsvRowResult<PetUploadColumn, PetUploadStatus>;
 
 /**
  * What the file's pets already are, and become as its rows are walked: who holds each chip, and
- * which pets each owner has, by name, species and date of birth (how a pet without a chip is
- * recognised when the same file comes again). Owners are known by lower-case e-mail, so a row is
- * decided before its owner's account is opened.
+ * how many pets each owner had before the upload by name, species and date of birth (how a pet
+ * without a chip is recognised when the same file comes again). Owners are known by lower-case
+ * e-mail, so a row is decided before its owner's account is opened.
  */
 export interface Registry {
   /** Chip number to the e-mail of the account holding it; null when its pet was removed (the number stays taken). */
   chipHolders: Map<string, string | null>;
-  petKeys: Set<string>;
+  /** Pets without a chip's key to how many such pets the owner had before this upload. */
+  petsBefore: Map<string, number>;
+  /** `${owner} ${lower-case name}` pairs whose pets before the upload are in petsBefore. */
+  namesRead: Set<string>;
+  /** Pets without a chip's key to how many rows of the file so far named such a pet. */
+  petsSeen: Map<string, number>;
   /** E-mails whose accounts this upload opened: their owners are invited, not told of each pet. */
   opened: Set<string>;
 }
+
+export const emptyRegistry = (): Registry => ({ chipHolders: new Map(), petsBefore: new Map(), namesRead: new Set(), petsSeen: new Map(), opened: new Set() });
+
+export const copyRegistry = (registry: Registry): Registry => ({
+  chipHolders: new Map(registry.chipHolders),
+  petsBefore: new Map(registry.petsBefore),
+  namesRead: new Set(registry.namesRead),
+  petsSeen: new Map(registry.petsSeen),
+  opened: new Set(registry.opened),
+});
 
 const petKey = (owner: string, pet: Pick<PetRegistration, 'name' | 'speciesId' | 'dob'>) =>
   `${owner} ${pet.speciesId} ${pet.dob ?? ''} ${pet.name.toLowerCase()}`;
 
 /** Reads into the registry what the database holds of a chunk's chips and its owners' pets (owners by lower-case e-mail). */
-async function readRegistry(tx: Transaction, registry: Registry, rows: readonly CheckedPetRow[], owners: ReadonlyMap<string, number>) {
+async function readRegistry(
+  tx: Transaction,
+  registry: Registry,
+  rows: readonly CheckedPetRow[],
+  ownerOf: (row: CheckedPetRow) => string,
+  owners: ReadonlyMap<string, number>,
+) {
   const chipIds = [...new Set(rows.flatMap((row) => (row.pet?.chipId ? [row.pet.chipId] : [])))].filter((id) => !registry.chipHolders.has(id));
   if (chipIds.length > 0) {
     const held = await tx
@@ -40,14 +61,29 @@ async function readRegistry(tx: Transaction, registry: Registry, rows: readonly 
       .where(and(inArray(chips.chipId, chipIds), isNull(chips.removedAt)));
     for (const chip of held) registry.chipHolders.set(chip.chipId, chip.deletedAt ? null : chip.email);
   }
-  const names = [...new Set(rows.flatMap((row) => (row.pet && !row.pet.chipId ? [row.pet.name.toLowerCase()] : [])))];
-  if (names.length > 0 && owners.size > 0) {
-    const emailOf = new Map([...owners].map(([email, id]) => [id, email]));
-    const owned = await tx
-      .select({ userId: pets.userId, name: pets.name, speciesId: pets.speciesId, dob: pets.dob })
-      .from(pets)
-      .where(and(inArray(pets.userId, [...owners.values()]), inArray(sql`lower(${pets.name})`, names), isNull(pets.deletedAt)));
-    for (const pet of owned) if (pet.speciesId) registry.petKeys.add(petKey(emailOf.get(pet.userId)!, { ...pet, speciesId: pet.speciesId }));
+  // Each owner's pets of a name are read once, before any of this upload's: later chunks must not count those as there before.
+  const reading = new Set<string>();
+  const names = new Set<string>();
+  for (const row of rows) {
+    if (!row.pet || row.pet.chipId) continue;
+    const pair = `${ownerOf(row)} ${row.pet.name.toLowerCase()}`;
+    if (registry.namesRead.has(pair)) continue;
+    registry.namesRead.add(pair);
+    if (!owners.has(ownerOf(row))) continue;
+    reading.add(pair);
+    names.add(row.pet.name.toLowerCase());
+  }
+  if (reading.size === 0) return;
+  const emailOf = new Map([...owners].map(([email, id]) => [id, email]));
+  const owned = await tx
+    .select({ userId: pets.userId, name: pets.name, speciesId: pets.speciesId, dob: pets.dob })
+    .from(pets)
+    .where(and(inArray(pets.userId, [...owners.values()]), inArray(sql`lower(${pets.name})`, [...names]), isNull(pets.deletedAt)));
+  for (const pet of owned) {
+    const owner = emailOf.get(pet.userId)!;
+    if (!pet.speciesId || !reading.has(`${owner} ${pet.name.toLowerCase()}`)) continue;
+    const key = petKey(owner, { ...pet, speciesId: pet.speciesId });
+    registry.petsBefore.set(key, (registry.petsBefore.get(key) ?? 0) + 1);
   }
 }
 
@@ -58,10 +94,13 @@ function decide(registry: Registry, owner: string, pet: PetRegistration): { stat
     // A chip on another owner's pet is never moved by a file: that is a transfer, an administrator's call.
     if (holder !== undefined) return holder === owner ? { status: 'skipped', reason: messages.petUploadChipRegistered } : { status: 'error', reason: messages.chipTaken };
     registry.chipHolders.set(pet.chipId, owner);
-  } else if (registry.petKeys.has(petKey(owner, pet))) {
-    return { status: 'skipped', reason: messages.petUploadPetRegistered };
+  } else {
+    const key = petKey(owner, pet);
+    const seen = (registry.petsSeen.get(key) ?? 0) + 1;
+    registry.petsSeen.set(key, seen);
+    // Two kittens of one name are two pets: the n-th such row is one the owner had only when they had n before.
+    if (seen <= (registry.petsBefore.get(key) ?? 0)) return { status: 'skipped', reason: messages.petUploadPetRegistered };
   }
-  registry.petKeys.add(petKey(owner, pet));
   return { status: 'created', reason: '' };
 }
 
@@ -108,7 +147,7 @@ export async function registerChunk(
   const ownerOf = (row: CheckedPetRow) => row.ownerEmail ?? context.shelterEmail;
   const existing = await findAccounts(tx, [...new Set(good.map(ownerOf))]);
   const existingIds = new Map([...existing].map(([email, account]) => [email, account.id]));
-  await readRegistry(tx, registry, good, existingIds);
+  await readRegistry(tx, registry, good, ownerOf, existingIds);
   // A new owner's account is described by the first of their rows that describes it fully.
   const described = new Map<string, NewOwner>();
   for (const row of good) {
