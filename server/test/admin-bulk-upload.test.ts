@@ -374,6 +374,33 @@ describe('POST admin/bulk-pet-upload', () => {
     expect(await petsOf((await accountOf(shelter))!.id)).toHaveLength(3);
   });
 
+  it('answers the result file when a chunk fails after earlier ones were registered, its rows marked to upload again', async () => {
+    // A pet named Boom breaks its insert; one named Clash always loses a unique index, so its chunk is retried and given up.
+    await db().execute(sql`create function bulk_upload_test_failure() returns trigger language plpgsql as $$
+      begin
+        if new.name = 'Boom' then raise exception 'disk on fire'; end if;
+        if new.name = 'Clash' then raise exception 'clash' using errcode = 'unique_violation'; end if;
+        return new;
+      end $$`);
+    await db().execute(sql`create trigger bulk_upload_test_failure before insert on pets for each row execute function bulk_upload_test_failure()`);
+    try {
+      for (const failing of ['Boom', 'Clash']) {
+        const shelter = uniqueEmail();
+        const firstChunk = Array.from({ length: 1000 }, (_, i) => dog({ petName: `Pup ${i}`, chipId: '', chipBrand: '' }));
+        const { result, rows } = await uploaded(csv(...firstChunk, dog({ petName: failing }), dog({ species: 'Dragon' })), { email: shelter });
+        expect(result.counts).toEqual({ created: 1000, skipped: 0, error: 2 });
+        expect(rows.slice(1000).map((r) => [r.status, r.reason])).toEqual([
+          ['error', messages.petUploadNotProcessed],
+          ['error', messages.speciesUnknown],
+        ]);
+        expect(await petsOf((await accountOf(shelter))!.id)).toHaveLength(1000);
+      }
+    } finally {
+      await db().execute(sql`drop trigger bulk_upload_test_failure on pets`);
+      await db().execute(sql`drop function bulk_upload_test_failure()`);
+    }
+  });
+
   it('neutralises cells a spreadsheet would run as formulas in the result file', async () => {
     const { rows } = await uploaded(csv(dog({ petName: '=HYPERLINK("http://evil.example","x")', notes: '+1 555 0100' }), dog({ species: '@SUM(A1)', notes: '-2' })));
     expect(rows[0]).toMatchObject({ petName: `'=HYPERLINK("http://evil.example","x")`, notes: `'+1 555 0100`, status: 'created' });
