@@ -436,6 +436,10 @@ describe('POST admin/bulk-pet-upload', () => {
       [await upload(csv(dog()), { email: null }), 400, messages.bulkUploadEmailInvalid],
       [await upload(csv(dog()), { email: '' }), 400, messages.bulkUploadEmailInvalid],
       [await upload(csv(dog()), { email: 'shelter@nowhere' }), 400, messages.bulkUploadEmailInvalid],
+      // Spec 5's simple pattern lets these through; the account e-mail rule does not.
+      [await upload(csv(dog()), { email: 'a,b@shelter.example.org' }), 400, messages.bulkUploadEmailInvalid],
+      [await upload(csv(dog()), { email: 'a<b@shelter.example.org' }), 400, messages.bulkUploadEmailInvalid],
+      [await upload(csv(dog()), { email: '"intake"@shelter.example.org' }), 400, messages.bulkUploadEmailInvalid],
       [await upload(Buffer.alloc(petUploadLimits.maxFileBytes + 1, 'a')), 413, messages.petCsvTooLarge],
     ];
     for (const [answer, status, message] of cases) {
