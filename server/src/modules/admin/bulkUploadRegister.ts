@@ -112,13 +112,10 @@ async function tellExistingOwners(
   tx: Transaction,
   shelterEmail: string,
   existing: ReadonlyMap<string, ExistingAccount>,
-  registry: Registry,
-  created: readonly { owner: string; pet: PetRegistration }[],
+  told: readonly { owner: string; pet: PetRegistration }[],
 ) {
   const petNames = new Map<string, string[]>();
-  for (const { owner, pet } of created) {
-    if (existing.has(owner) && !registry.opened.has(owner)) petNames.set(owner, [...(petNames.get(owner) ?? []), pet.name]);
-  }
+  for (const { owner, pet } of told) petNames.set(owner, [...(petNames.get(owner) ?? []), pet.name]);
   if (petNames.size === 0) return;
   await tx.insert(mailOutbox).values(
     [...petNames].map(([owner, names]) => ({ recipient: owner, ...petsRegisteredByShelterEmail(existing.get(owner)!.firstName, shelterEmail, names) })),
@@ -156,6 +153,8 @@ export async function registerChunk(
     if (owner && !existing.has(email) && !described.has(email)) described.set(email, owner);
   }
   const creating: { row: CheckedPetRow; pet: PetRegistration; owner: string; publicId: string }[] = [];
+  // Pets a row with an owner's e-mail gives an account that existed before the upload: its owner is told.
+  const told: { owner: string; pet: PetRegistration }[] = [];
   const results = rows.map((row): PetRowResult => {
     if (!row.pet) return { cells: row.cells, status: 'error', reason: row.errors.join(' ') };
     const owner = ownerOf(row);
@@ -167,10 +166,11 @@ export async function registerChunk(
     const decision = decide(registry, owner, row.pet);
     if (decision.status !== 'created') return { cells: row.cells, ...decision };
     creating.push({ row, pet: row.pet, owner, publicId: randomUUID() });
-    const told = account && row.ownerEmail && !registry.opened.has(owner);
-    return { cells: row.cells, status: 'created', reason: told ? messages.petUploadExistingAccount : '' };
+    if (!account || !row.ownerEmail || registry.opened.has(owner)) return { cells: row.cells, status: 'created', reason: '' };
+    told.push({ owner, pet: row.pet });
+    return { cells: row.cells, status: 'created', reason: messages.petUploadExistingAccount };
   });
-  await tellExistingOwners(tx, context.shelterEmail, existing, registry, creating.filter((c) => c.row.ownerEmail));
+  await tellExistingOwners(tx, context.shelterEmail, existing, told);
   // Only owners who get a pet are given an account: a row refused or skipped opens none.
   const opening = [...new Set(creating.map((c) => c.owner))].flatMap((email) => (existing.has(email) ? [] : [described.get(email)!]));
   const opened = await openAccounts(tx, context.publicUrl, opening);
