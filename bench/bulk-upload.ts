@@ -60,7 +60,7 @@ async function measure(label: string, database: DatabaseHandle) {
   await seedStaticData(database.db);
   const [admin] = await database.db.insert(users).values({ email: 'root@bench.example.org', firstName: 'Registry', lastName: 'Staff', roles: ['admin'] }).returning({ id: users.id });
   const session = { userId: admin!.id, sessionId: randomUUID(), roles: ['admin' as const], expiresAt: new Date(Date.now() + 3600_000) };
-  const upload = createBulkPetUpload({ db: database.db, publicUrl: 'http://localhost:3000' });
+  const upload = createBulkPetUpload({ db: database.db, publicUrl: 'http://localhost:3000', log: { error: (details, message) => console.error(message, details) } });
   const csv = file();
   console.log(`\n${label}: ${ROWS.toLocaleString('en-US')} rows, ${(csv.length / 1024 / 1024).toFixed(1)} MB`);
   let met = true;

@@ -3,6 +3,7 @@
  * pets, each registered to its owner's account or, without an owner, to the shelter's account.
  */
 import { z } from 'zod';
+import { emailField } from './account.js';
 import { textField } from './fields.js';
 import { messages } from './messages.js';
 import type { DownloadFile } from './site.js';
@@ -45,11 +46,15 @@ export type PetUploadStatus = (typeof petUploadStatuses)[number];
 /** Spec 5: the shelter e-mail "must match a simple pattern". */
 const simpleEmail = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The shelter e-mail of the form, sent beside the file (multipart field `email`). */
+/**
+ * The shelter e-mail of the form, sent beside the file (multipart field `email`): spec 5's pattern
+ * and, since it may become an account's address, the account e-mail rule, both worded as spec 5 words it.
+ */
 export const shelterEmailField = textField(255, messages.bulkUploadEmailInvalid, messages.bulkUploadEmailInvalid)
   .trim()
   .toLowerCase()
-  .regex(simpleEmail, { error: messages.bulkUploadEmailInvalid });
+  .regex(simpleEmail, { error: messages.bulkUploadEmailInvalid })
+  .refine((email) => emailField.safeParse(email).success, { error: messages.bulkUploadEmailInvalid });
 
 export const petUploadFormSchema = z.object({ email: shelterEmailField }, { error: messages.bulkUploadIncomplete });
 

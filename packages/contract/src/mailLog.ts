@@ -17,6 +17,7 @@ export const mailKinds = {
   'email-change': 'E-mail change',
   invitation: 'Account invitation',
   transfer: 'Pet transfer',
+  'shelter-upload': 'Pets registered by a shelter',
   receipt: 'Payment receipt',
   'alert-sent': 'Alert sent (to the owner)',
   alert: 'Lost pet alert',

@@ -175,6 +175,10 @@ export const messages = {
   chipBrandUnknown: 'This chip brand is not one the registry knows.',
   petUploadChipRegistered: 'Already registered: this microchip is on this owner\'s pet.',
   petUploadPetRegistered: 'Already registered: this owner has a pet of this name, species and date of birth.',
+  petUploadNotProcessed: 'Not processed: please upload the file again.',
+  petUploadExistingAccount: 'Registered to the existing account; the owner details in the file were not applied.',
+  petUploadAccountInactive: 'This email belongs to a deactivated account: no pet is registered to it.',
+  petUploadAccountAdmin: "This email belongs to an administrator's account: no pet is registered to it.",
   cardNameTooLong: "The name on the card can't be more than 100 characters long",
   alertReachesNobody:
     'No vets, shelters or rescues that take lost pet alerts are listed within 50 miles of this ZIP code yet, so an alert would reach nobody. You have not been charged.',

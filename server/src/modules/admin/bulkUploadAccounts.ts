@@ -2,10 +2,10 @@ import { inArray, sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { inviteAccounts } from '../users/invitations.js';
-import type { CheckedPetRow, NewOwner } from './bulkUploadRows.js';
+import type { NewOwner } from './bulkUploadRows.js';
 
 /** The shelter's account, when the upload opens it: the form gives only its e-mail. */
-const shelterAccount = (email: string): NewOwner => ({
+export const shelterAccount = (email: string): NewOwner => ({
   email,
   firstName: 'Shelter',
   lastName: 'Account',
@@ -16,39 +16,36 @@ const shelterAccount = (email: string): NewOwner => ({
   zipcode: null,
 });
 
-/** Account ids by lower-case e-mail, and the accounts this chunk opened. */
-export interface ChunkAccounts {
-  ids: Map<string, number>;
-  invited: number[];
+/** An account that exists already, as a row naming its e-mail needs it. */
+export interface ExistingAccount {
+  id: number;
+  firstName: string;
+  isActive: boolean;
+  roles: string[];
+}
+
+/** The existing accounts of these lower-case e-mails, by lower-case e-mail. */
+export async function findAccounts(tx: Transaction, emails: readonly string[]): Promise<Map<string, ExistingAccount>> {
+  if (emails.length === 0) return new Map();
+  const found = await tx
+    .select({ id: users.id, email: sql<string>`lower(${users.email})`, firstName: users.firstName, isActive: users.isActive, roles: users.roles })
+    .from(users)
+    .where(inArray(sql`lower(${users.email})`, [...emails]));
+  return new Map(found.map(({ email, ...account }) => [email, account]));
 }
 
 /**
- * The accounts a chunk of good rows registers pets to: their owners' and, for rows naming no owner,
- * the shelter's. An e-mail without an account gets one, from the first row that describes its owner
- * fully, and an invitation to choose a password; an existing account is used as it is (a file never
- * changes anyone's profile).
+ * Opens the accounts of new owners who get a pet, each with an invitation to choose a password,
+ * and answers all their ids by lower-case e-mail and those of the accounts it opened. An account
+ * is opened only once a row registers a pet to it: a row refused never leaves an empty account.
  */
-export async function chunkAccounts(tx: Transaction, publicUrl: string, shelterEmail: string, rows: readonly CheckedPetRow[]): Promise<ChunkAccounts> {
-  const wanted = new Map<string, NewOwner | null>();
-  for (const row of rows) {
-    const email = row.ownerEmail ?? shelterEmail;
-    const described = row.ownerEmail ? row.newOwner : shelterAccount(shelterEmail);
-    if (!wanted.get(email)) wanted.set(email, described);
-  }
-  if (wanted.size === 0) return { ids: new Map(), invited: [] };
-  const find = async (emails: string[]) =>
-    tx
-      .select({ id: users.id, email: sql<string>`lower(${users.email})` })
-      .from(users)
-      .where(inArray(sql`lower(${users.email})`, emails));
-  const ids = new Map((await find([...wanted.keys()])).map((u) => [u.email, u.id]));
-  const opening = [...wanted.values()].filter((owner): owner is NewOwner => owner !== null && !ids.has(owner.email));
-  if (opening.length === 0) return { ids, invited: [] };
+export async function openAccounts(tx: Transaction, publicUrl: string, owners: readonly NewOwner[]): Promise<{ ids: Map<string, number>; invited: number[] }> {
+  if (owners.length === 0) return { ids: new Map(), invited: [] };
   // A sign-up of the same address between the look-up and here keeps its account; this one is not opened.
-  const opened = await tx.insert(users).values(opening).onConflictDoNothing().returning({ id: users.id, email: users.email, firstName: users.firstName });
+  const opened = await tx.insert(users).values([...owners]).onConflictDoNothing().returning({ id: users.id, email: users.email, firstName: users.firstName });
   await inviteAccounts(tx, publicUrl, opened);
-  for (const account of opened) ids.set(account.email, account.id);
-  const raced = opening.filter((owner) => !ids.has(owner.email)).map((owner) => owner.email);
-  if (raced.length > 0) for (const u of await find(raced)) ids.set(u.email, u.id);
+  const ids = new Map(opened.map((account) => [account.email, account.id]));
+  const raced = owners.filter((owner) => !ids.has(owner.email)).map((owner) => owner.email);
+  for (const [email, account] of await findAccounts(tx, raced)) ids.set(email, account.id);
   return { ids, invited: opened.map((account) => account.id) };
 }

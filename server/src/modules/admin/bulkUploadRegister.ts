@@ -3,60 +3,123 @@ import { messages, type PetRegistration, type PetUploadColumn, type PetUploadSta
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { CsvRowResult } from '../../csvFiles.js';
 import type { Transaction } from '../../db/client.js';
-import { chips, petBreeds, pets } from '../../db/schema.js';
+import { chips, mailOutbox, petBreeds, pets, users } from '../../db/schema.js';
 import { createShortLinks } from '../public/shortLinks.js';
-import { chunkAccounts } from './bulkUploadAccounts.js';
-import type { CheckedPetRow } from './bulkUploadRows.js';
+import { findAccounts, openAccounts, shelterAccount, type ExistingAccount } from './bulkUploadAccounts.js';
+import { petsRegisteredByShelterEmail } from './emails.js';
+import type { CheckedPetRow, NewOwner } from './bulkUploadRows.js';
 
 export type PetRowResult = CsvRowResult<PetUploadColumn, PetUploadStatus>;
 
 /**
  * What the file's pets already are, and become as its rows are walked: who holds each chip, and
- * which pets each owner has, by name, species and date of birth (how a pet without a chip is
- * recognised when the same file comes again).
+ * how many pets each owner had before the upload by name, species and date of birth (how a pet
+ * without a chip is recognised when the same file comes again). Owners are known by lower-case
+ * e-mail, so a row is decided before its owner's account is opened.
  */
 export interface Registry {
-  /** Chip number to the account holding it; null when its pet was removed (the number stays taken). */
-  chipHolders: Map<string, number | null>;
-  petKeys: Set<string>;
+  /** Chip number to the e-mail of the account holding it; null when its pet was removed (the number stays taken). */
+  chipHolders: Map<string, string | null>;
+  /** Pets without a chip's key to how many such pets the owner had before this upload. */
+  petsBefore: Map<string, number>;
+  /** `${owner} ${lower-case name}` pairs whose pets before the upload are in petsBefore. */
+  namesRead: Set<string>;
+  /** Pets without a chip's key to how many rows of the file so far named such a pet. */
+  petsSeen: Map<string, number>;
+  /** E-mails whose accounts this upload opened: their owners are invited, not told of each pet. */
+  opened: Set<string>;
 }
 
-const petKey = (userId: number, pet: Pick<PetRegistration, 'name' | 'speciesId' | 'dob'>) =>
-  `${userId} ${pet.speciesId} ${pet.dob ?? ''} ${pet.name.toLowerCase()}`;
+export const emptyRegistry = (): Registry => ({ chipHolders: new Map(), petsBefore: new Map(), namesRead: new Set(), petsSeen: new Map(), opened: new Set() });
 
-/** Reads into the registry what the database holds of a chunk's chips and its owners' pets. */
-async function readRegistry(tx: Transaction, registry: Registry, rows: readonly CheckedPetRow[], owners: readonly number[]) {
+export const copyRegistry = (registry: Registry): Registry => ({
+  chipHolders: new Map(registry.chipHolders),
+  petsBefore: new Map(registry.petsBefore),
+  namesRead: new Set(registry.namesRead),
+  petsSeen: new Map(registry.petsSeen),
+  opened: new Set(registry.opened),
+});
+
+const petKey = (owner: string, pet: Pick<PetRegistration, 'name' | 'speciesId' | 'dob'>) =>
+  `${owner} ${pet.speciesId} ${pet.dob ?? ''} ${pet.name.toLowerCase()}`;
+
+/** Reads into the registry what the database holds of a chunk's chips and its owners' pets (owners by lower-case e-mail). */
+async function readRegistry(
+  tx: Transaction,
+  registry: Registry,
+  rows: readonly CheckedPetRow[],
+  ownerOf: (row: CheckedPetRow) => string,
+  owners: ReadonlyMap<string, number>,
+) {
   const chipIds = [...new Set(rows.flatMap((row) => (row.pet?.chipId ? [row.pet.chipId] : [])))].filter((id) => !registry.chipHolders.has(id));
   if (chipIds.length > 0) {
     const held = await tx
-      .select({ chipId: chips.chipId, userId: pets.userId, deletedAt: pets.deletedAt })
+      .select({ chipId: chips.chipId, email: sql<string>`lower(${users.email})`, deletedAt: pets.deletedAt })
       .from(chips)
       .innerJoin(pets, eq(pets.id, chips.petId))
+      .innerJoin(users, eq(users.id, pets.userId))
       .where(and(inArray(chips.chipId, chipIds), isNull(chips.removedAt)));
-    for (const chip of held) registry.chipHolders.set(chip.chipId, chip.deletedAt ? null : chip.userId);
+    for (const chip of held) registry.chipHolders.set(chip.chipId, chip.deletedAt ? null : chip.email);
   }
-  const names = [...new Set(rows.flatMap((row) => (row.pet && !row.pet.chipId ? [row.pet.name.toLowerCase()] : [])))];
-  if (names.length > 0 && owners.length > 0) {
-    const owned = await tx
-      .select({ userId: pets.userId, name: pets.name, speciesId: pets.speciesId, dob: pets.dob })
-      .from(pets)
-      .where(and(inArray(pets.userId, [...owners]), inArray(sql`lower(${pets.name})`, names), isNull(pets.deletedAt)));
-    for (const pet of owned) if (pet.speciesId) registry.petKeys.add(petKey(pet.userId, { ...pet, speciesId: pet.speciesId }));
+  // Each owner's pets of a name are read once, before any of this upload's: later chunks must not count those as there before.
+  const reading = new Set<string>();
+  const names = new Set<string>();
+  for (const row of rows) {
+    if (!row.pet || row.pet.chipId) continue;
+    const pair = `${ownerOf(row)} ${row.pet.name.toLowerCase()}`;
+    if (registry.namesRead.has(pair)) continue;
+    registry.namesRead.add(pair);
+    if (!owners.has(ownerOf(row))) continue;
+    reading.add(pair);
+    names.add(row.pet.name.toLowerCase());
+  }
+  if (reading.size === 0) return;
+  const emailOf = new Map([...owners].map(([email, id]) => [id, email]));
+  const owned = await tx
+    .select({ userId: pets.userId, name: pets.name, speciesId: pets.speciesId, dob: pets.dob })
+    .from(pets)
+    .where(and(inArray(pets.userId, [...owners.values()]), inArray(sql`lower(${pets.name})`, [...names]), isNull(pets.deletedAt)));
+  for (const pet of owned) {
+    const owner = emailOf.get(pet.userId)!;
+    if (!pet.speciesId || !reading.has(`${owner} ${pet.name.toLowerCase()}`)) continue;
+    const key = petKey(owner, { ...pet, speciesId: pet.speciesId });
+    registry.petsBefore.set(key, (registry.petsBefore.get(key) ?? 0) + 1);
   }
 }
 
-/** What becomes of a good row whose owner's account is known: created, or skipped or refused as already there. */
-function decide(registry: Registry, userId: number, pet: PetRegistration): { status: PetUploadStatus; reason: string } {
+/** What becomes of a good row, given its owner's e-mail: created, or skipped or refused as already there. */
+function decide(registry: Registry, owner: string, pet: PetRegistration): { status: PetUploadStatus; reason: string } {
   if (pet.chipId) {
     const holder = registry.chipHolders.get(pet.chipId);
     // A chip on another owner's pet is never moved by a file: that is a transfer, an administrator's call.
-    if (holder !== undefined) return holder === userId ? { status: 'skipped', reason: messages.petUploadChipRegistered } : { status: 'error', reason: messages.chipTaken };
-    registry.chipHolders.set(pet.chipId, userId);
-  } else if (registry.petKeys.has(petKey(userId, pet))) {
-    return { status: 'skipped', reason: messages.petUploadPetRegistered };
+    if (holder !== undefined) return holder === owner ? { status: 'skipped', reason: messages.petUploadChipRegistered } : { status: 'error', reason: messages.chipTaken };
+    registry.chipHolders.set(pet.chipId, owner);
+  } else {
+    const key = petKey(owner, pet);
+    const seen = (registry.petsSeen.get(key) ?? 0) + 1;
+    registry.petsSeen.set(key, seen);
+    // Two kittens of one name are two pets: the n-th such row is one the owner had only when they had n before.
+    if (seen <= (registry.petsBefore.get(key) ?? 0)) return { status: 'skipped', reason: messages.petUploadPetRegistered };
   }
-  registry.petKeys.add(petKey(userId, pet));
   return { status: 'created', reason: '' };
+}
+
+/**
+ * Tells each owner of an account that existed before the upload, by one e-mail in the chunk's
+ * transaction, which pets the shelter registered to it: a file never adds pets to an account silently.
+ */
+async function tellExistingOwners(
+  tx: Transaction,
+  shelterEmail: string,
+  existing: ReadonlyMap<string, ExistingAccount>,
+  told: readonly { owner: string; pet: PetRegistration }[],
+) {
+  const petNames = new Map<string, string[]>();
+  for (const { owner, pet } of told) petNames.set(owner, [...(petNames.get(owner) ?? []), pet.name]);
+  if (petNames.size === 0) return;
+  await tx.insert(mailOutbox).values(
+    [...petNames].map(([owner, names]) => ({ recipient: owner, ...petsRegisteredByShelterEmail(existing.get(owner)!.firstName, shelterEmail, names) })),
+  );
 }
 
 /** What a chunk wrote, for the upload's audit entry. */
@@ -78,25 +141,49 @@ export async function registerChunk(
   rows: readonly CheckedPetRow[],
 ): Promise<ChunkWrites> {
   const good = rows.filter((row) => row.pet);
-  const accounts = await chunkAccounts(tx, context.publicUrl, context.shelterEmail, good);
-  await readRegistry(tx, registry, good, [...accounts.ids.values()]);
-  const creating: { row: CheckedPetRow; pet: PetRegistration; userId: number; publicId: string }[] = [];
+  const ownerOf = (row: CheckedPetRow) => row.ownerEmail ?? context.shelterEmail;
+  const existing = await findAccounts(tx, [...new Set(good.map(ownerOf))]);
+  const existingIds = new Map([...existing].map(([email, account]) => [email, account.id]));
+  await readRegistry(tx, registry, good, ownerOf, existingIds);
+  // A new owner's account is described by the first of their rows that describes it fully.
+  const described = new Map<string, NewOwner>();
+  for (const row of good) {
+    const email = ownerOf(row);
+    const owner = row.ownerEmail ? row.newOwner : shelterAccount(email);
+    if (owner && !existing.has(email) && !described.has(email)) described.set(email, owner);
+  }
+  const creating: { row: CheckedPetRow; pet: PetRegistration; owner: string; publicId: string }[] = [];
+  // Pets a row with an owner's e-mail gives an account that existed before the upload: its owner is told.
+  const told: { owner: string; pet: PetRegistration }[] = [];
   const results = rows.map((row): PetRowResult => {
     if (!row.pet) return { cells: row.cells, status: 'error', reason: row.errors.join(' ') };
-    const userId = accounts.ids.get(row.ownerEmail ?? context.shelterEmail);
-    if (userId === undefined) return { cells: row.cells, status: 'error', reason: row.ownerErrors.join(' ') };
-    const decision = decide(registry, userId, row.pet);
-    if (decision.status === 'created') creating.push({ row, pet: row.pet, userId, publicId: randomUUID() });
-    return { cells: row.cells, ...decision };
+    const owner = ownerOf(row);
+    const account = existing.get(owner);
+    if (!account && !described.has(owner)) return { cells: row.cells, status: 'error', reason: row.ownerErrors.join(' ') };
+    // A file never gives pets to an account its owner cannot use, nor to the registry's staff.
+    if (account && !account.isActive) return { cells: row.cells, status: 'error', reason: messages.petUploadAccountInactive };
+    if (account?.roles.includes('admin')) return { cells: row.cells, status: 'error', reason: messages.petUploadAccountAdmin };
+    const decision = decide(registry, owner, row.pet);
+    if (decision.status !== 'created') return { cells: row.cells, ...decision };
+    creating.push({ row, pet: row.pet, owner, publicId: randomUUID() });
+    if (!account || !row.ownerEmail || registry.opened.has(owner)) return { cells: row.cells, status: 'created', reason: '' };
+    told.push({ owner, pet: row.pet });
+    return { cells: row.cells, status: 'created', reason: messages.petUploadExistingAccount };
   });
-  if (creating.length === 0) return { results, petIds: [], invitedUserIds: accounts.invited };
+  await tellExistingOwners(tx, context.shelterEmail, existing, told);
+  // Only owners who get a pet are given an account: a row refused or skipped opens none.
+  const opening = [...new Set(creating.map((c) => c.owner))].flatMap((email) => (existing.has(email) ? [] : [described.get(email)!]));
+  const opened = await openAccounts(tx, context.publicUrl, opening);
+  for (const owner of opening) registry.opened.add(owner.email);
+  if (creating.length === 0) return { results, petIds: [], invitedUserIds: opened.invited };
+  const userIds = new Map([...existingIds, ...opened.ids]);
 
   const inserted = await tx
     .insert(pets)
     .values(
-      creating.map(({ pet, userId, publicId }) => ({
+      creating.map(({ pet, owner, publicId }) => ({
         publicId,
-        userId,
+        userId: userIds.get(owner)!,
         name: pet.name,
         speciesId: pet.speciesId,
         sex: pet.sex,
@@ -114,5 +201,5 @@ export async function registerChunk(
   if (chipRows.length > 0) await tx.insert(chips).values(chipRows);
   const petIds = created.map((c) => c.petId);
   await createShortLinks(tx, petIds);
-  return { results, petIds, invitedUserIds: accounts.invited };
+  return { results, petIds, invitedUserIds: opened.invited };
 }

@@ -21,3 +21,14 @@ export function petReceivedEmail(firstName: string, petName: string) {
     html: `<p>${escapeHtml(greeting(firstName))}</p><p>Our support team transferred ${escapeHtml(petName)}'s registration, microchip and protection to your account. Sign in to see ${escapeHtml(petName)}, check the details and add your vet. If your account is new, first choose your password with the link in our other e-mail.</p>`,
   };
 }
+
+/** To the owner of an existing account a shelter's upload registered pets to: no pet arrives unannounced. */
+export function petsRegisteredByShelterEmail(firstName: string, shelterEmail: string, petNames: readonly string[]) {
+  const list = petNames.join(', ');
+  return {
+    kind: 'shelter-upload' as const,
+    subject: 'Pets were registered to your account by a shelter',
+    text: `${greeting(firstName)}\n\nThe shelter ${shelterEmail} registered these pets to your pet registry account: ${list}.\nSign in to check their details and choose a plan to activate their microchips.\n\nIf you do not know these pets, please contact our support.\n`,
+    html: `<p>${escapeHtml(greeting(firstName))}</p><p>The shelter ${escapeHtml(shelterEmail)} registered these pets to your pet registry account: ${escapeHtml(list)}. Sign in to check their details and choose a plan to activate their microchips.</p><p>If you do not know these pets, please contact our support.</p>`,
+  };
+}

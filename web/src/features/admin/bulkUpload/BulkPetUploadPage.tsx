@@ -61,7 +61,7 @@ export function BulkPetUploadPage() {
           <Stack component="form" spacing={2.5} noValidate onSubmit={submit}>
             <Typography color="text.secondary">
               One pet a row, with the columns of the template. A row with an owner's email registers the pet to that owner (a new owner is invited by
-              email to set a password); a row without registers it to the shelter. Breeds are separated by “{petUploadBreedSeparator}”; dates are
+              email to set a password, an existing one is told by email); a row without registers it to the shelter. Breeds are separated by “{petUploadBreedSeparator}”; dates are
               MM/DD/YYYY or YYYY-MM-DD. Pets start unpaid, as if their owner had registered them.
             </Typography>
             <Button href={petUploadTemplateUrl} download startIcon={<Download />} sx={{ alignSelf: 'flex-start' }}>
