@@ -22,9 +22,15 @@ describe('the admin pet form', () => {
     expect(adminPetSchema.parse({ ...pet, microchip1: 'avid*123*456*789' }).microchip1).toBe('123456789');
   });
 
-  it('needs both switches', () => {
+  it('takes a switch only when it is sent, and then as true or false', () => {
     const { isActive: _on, isChipActive: _chipOn, ...withoutSwitches } = pet;
-    expect(errorsOf(adminPetSchema.safeParse(withoutSwitches))).toEqual({ isActive: messages.invalidChoice, isChipActive: messages.invalidChoice });
+    const kept = adminPetSchema.parse(withoutSwitches);
+    expect(kept.isActive).toBeUndefined();
+    expect(kept.isChipActive).toBeUndefined();
+    expect(errorsOf(adminPetSchema.safeParse({ ...withoutSwitches, isActive: 'yes', isChipActive: 1 }))).toEqual({
+      isActive: messages.invalidChoice,
+      isChipActive: messages.invalidChoice,
+    });
   });
 });
 
