@@ -1,10 +1,7 @@
 import { adminSitesPageSize, formatPhone, messages, type AdminSite, type SiteSource } from '@petreg/contract';
-import { Add, DeleteSweep, Download, EditOutlined, Search, Storefront, UploadFile } from '@mui/icons-material';
+import { Add, DeleteSweep, Download, EditOutlined, Storefront, UploadFile } from '@mui/icons-material';
 import {
-  Alert,
-  Box,
   Button,
-  Card,
   Chip,
   Dialog,
   DialogActions,
@@ -12,8 +9,6 @@ import {
   DialogContentText,
   DialogTitle,
   IconButton,
-  InputAdornment,
-  LinearProgress,
   Stack,
   Switch,
   Table,
@@ -21,22 +16,20 @@ import {
   TableCell,
   TableContainer,
   TableHead,
-  TablePagination,
   TableRow,
-  TextField,
   Tooltip,
 } from '@mui/material';
 import { useState } from 'react';
 import { firstError } from '../../app/api';
 import { toast } from '../../app/toast';
 import { CellText } from '../../components/CellText';
-import { CenteredSpinner } from '../../components/CenteredSpinner';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { stackedTable } from '../../components/stackedTable';
 import { SiteFormDialog } from './SiteFormDialog';
 import { SiteImportDialog, sitesTemplateUrl } from './SiteImportDialog';
 import { siteInput, useAdminSites, useRemoveSamples, useSaveSite } from './sitesApi';
+import { AdminListCard } from './AdminListCard';
 import { useAddressSearch } from './useAddressSearch';
 
 const sourceNames: Record<SiteSource, string> = {
@@ -52,7 +45,8 @@ const place = (site: AdminSite) => [site.city, [site.state, site.zipCode].filter
 
 /** admin-sites: the directory of vets, shelters and rescues that lost-pet alerts reach (spec 2.7, "View Onboarded Sites"). */
 export function AdminSitesPage() {
-  const { text, setText, query, page, goToPage } = useAddressSearch();
+  const search = useAddressSearch();
+  const { query, page } = search;
   const sites = useAdminSites(query, page);
   /** undefined: no dialog; null: a new site; otherwise the site being edited. */
   const [editing, setEditing] = useState<AdminSite | null | undefined>(undefined);
@@ -77,102 +71,65 @@ export function AdminSitesPage() {
         </Button>
       </Stack>
 
-      <Card>
-        <Box sx={{ p: 2, pb: 1 }}>
-          <TextField
-            label="Search sites"
-            placeholder="Name, city, ZIP code or email"
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-            size="small"
-            fullWidth
-            sx={{ maxWidth: { sm: 420 } }}
-            slotProps={{
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <Search />
-                  </InputAdornment>
-                ),
-              },
-              htmlInput: { maxLength: 200, type: 'search' },
-            }}
-          />
-        </Box>
-        {/* Kept in place while idle, so the table does not jump when a search starts. */}
-        <LinearProgress aria-label="Loading sites" sx={{ visibility: sites.isFetching && sites.data ? 'visible' : 'hidden' }} />
-        {sites.isError ? (
-          <Alert
-            severity="error"
-            action={
-              <Button color="inherit" size="small" onClick={() => void sites.refetch()}>
-                Try again
-              </Button>
-            }
-          >
-            {firstError(sites.error, messages.genericError)}
-          </Alert>
-        ) : !sites.data ? (
-          <CenteredSpinner />
-        ) : sites.data.items.length === 0 ? (
+      <AdminListCard
+        search={search}
+        searchLabel="Search sites"
+        placeholder="Name, city, ZIP code or email"
+        maxLength={200}
+        list={sites}
+        loadingLabel="Loading sites"
+        pageSize={adminSitesPageSize}
+        empty={
           <EmptyState
             icon={<Storefront />}
             title="No sites found"
             hint={query ? 'Try part of a name, a city, a ZIP code or an email address.' : 'Add a site, or import a CSV file of them.'}
           />
-        ) : (
-          <>
-            <TableContainer sx={{ ...stackedTable(600), px: { xs: 1.5, sm: 0 }, pt: { xs: 1.5, sm: 0 }, '& th, & td': { px: 1.5 } }}>
-              <Table aria-label="Sites">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Site</TableCell>
-                    <TableCell>Contact</TableCell>
-                    <TableCell>Alerts</TableCell>
-                    <TableCell>Status</TableCell>
-                    <TableCell />
+        }
+      >
+        {(items) => (
+          <TableContainer sx={{ ...stackedTable(600), px: { xs: 1.5, sm: 0 }, pt: { xs: 1.5, sm: 0 }, '& th, & td': { px: 1.5 } }}>
+            <Table aria-label="Sites">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Site</TableCell>
+                  <TableCell>Contact</TableCell>
+                  <TableCell>Alerts</TableCell>
+                  <TableCell>Status</TableCell>
+                  <TableCell />
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {items.map((site) => (
+                  <TableRow key={site.id} hover>
+                    <TableCell data-label="Site">
+                      <CellText detail={[site.kind, place(site)].filter(Boolean).join(' · ')}>{site.name}</CellText>
+                    </TableCell>
+                    <TableCell data-label="Contact" sx={{ overflowWrap: 'anywhere', minWidth: 160 }}>
+                      <CellText detail={formatPhone(site.phoneNumber) || undefined}>{site.email ?? '—'}</CellText>
+                    </TableCell>
+                    <TableCell data-label="Alerts">
+                      <AlertsSwitch site={site} />
+                    </TableCell>
+                    <TableCell data-label="Status">
+                      <CellText detail={sourceNames[site.source] ?? site.source}>
+                        <Chip size="small" label={site.isActive ? 'Active' : 'Inactive'} color={site.isActive ? 'success' : 'default'} variant="outlined" />
+                      </CellText>
+                    </TableCell>
+                    <TableCell align="right">
+                      <Tooltip title="Edit">
+                        <IconButton aria-label={`Edit ${site.name}`} onClick={() => setEditing(site)}>
+                          <EditOutlined />
+                        </IconButton>
+                      </Tooltip>
+                    </TableCell>
                   </TableRow>
-                </TableHead>
-                <TableBody>
-                  {sites.data.items.map((site) => (
-                    <TableRow key={site.id} hover>
-                      <TableCell data-label="Site">
-                        <CellText detail={[site.kind, place(site)].filter(Boolean).join(' · ')}>{site.name}</CellText>
-                      </TableCell>
-                      <TableCell data-label="Contact" sx={{ overflowWrap: 'anywhere', minWidth: 160 }}>
-                        <CellText detail={formatPhone(site.phoneNumber) || undefined}>{site.email ?? '—'}</CellText>
-                      </TableCell>
-                      <TableCell data-label="Alerts">
-                        <AlertsSwitch site={site} />
-                      </TableCell>
-                      <TableCell data-label="Status">
-                        <CellText detail={sourceNames[site.source] ?? site.source}>
-                          <Chip size="small" label={site.isActive ? 'Active' : 'Inactive'} color={site.isActive ? 'success' : 'default'} variant="outlined" />
-                        </CellText>
-                      </TableCell>
-                      <TableCell align="right">
-                        <Tooltip title="Edit">
-                          <IconButton aria-label={`Edit ${site.name}`} onClick={() => setEditing(site)}>
-                            <EditOutlined />
-                          </IconButton>
-                        </Tooltip>
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
-            <TablePagination
-              component="div"
-              count={sites.data.total}
-              page={page - 1}
-              onPageChange={(_, next) => goToPage(next + 1)}
-              rowsPerPage={adminSitesPageSize}
-              rowsPerPageOptions={[]}
-            />
-          </>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
         )}
-      </Card>
+      </AdminListCard>
 
       {editing !== undefined && <SiteFormDialog key={editing?.id ?? 'new'} site={editing} onClose={() => setEditing(undefined)} />}
       {importing && <SiteImportDialog onClose={() => setImporting(false)} />}

@@ -1,27 +1,22 @@
 import { formatDate, mailKinds, mailLogPageSize, messages, type MailLogEntry, type MailStatus } from '@petreg/contract';
-import { MarkEmailRead, Search, Send, Visibility } from '@mui/icons-material';
+import { MarkEmailRead, Send, Visibility } from '@mui/icons-material';
 import {
   Alert,
   Box,
   Button,
-  Card,
   Chip,
   Dialog,
   DialogActions,
   DialogContent,
   DialogTitle,
   IconButton,
-  InputAdornment,
-  LinearProgress,
   Stack,
   Table,
   TableBody,
   TableCell,
   TableContainer,
   TableHead,
-  TablePagination,
   TableRow,
-  TextField,
   Tooltip,
   Typography,
 } from '@mui/material';
@@ -34,6 +29,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { stackedTable } from '../../components/stackedTable';
 import { useMailLog, useMailMessage, useResendMail } from './mailLogApi';
+import { AdminListCard } from './AdminListCard';
 import { useAddressSearch } from './useAddressSearch';
 
 const statusLooks: Record<MailStatus, { label: string; color: 'default' | 'info' | 'success' | 'warning' | 'error' }> = {
@@ -56,102 +52,65 @@ function StatusChip({ status }: { status: MailStatus }) {
 
 /** admin-send-email: the mail log, every e-mail the portal sent or will send; a failed one can be sent again. */
 export function MailLogPage() {
-  const { text, setText, query, page, goToPage } = useAddressSearch();
+  const search = useAddressSearch();
+  const { query, page } = search;
   const mail = useMailLog(query, page);
   const [opened, setOpened] = useState<MailLogEntry | null>(null);
 
   return (
     <>
       <PageHeader title="Mail log" subtitle="Every e-mail the portal sent or will send: account, payment and alert e-mails, and where each stands." />
-      <Card>
-        <Box sx={{ p: 2, pb: 1 }}>
-          <TextField
-            label="Search by recipient"
-            placeholder="Email address or part of it"
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-            size="small"
-            fullWidth
-            sx={{ maxWidth: { sm: 420 } }}
-            slotProps={{
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <Search />
-                  </InputAdornment>
-                ),
-              },
-              htmlInput: { maxLength: 255, type: 'search' },
-            }}
-          />
-        </Box>
-        <LinearProgress aria-label="Loading e-mails" sx={{ visibility: mail.isFetching && mail.data ? 'visible' : 'hidden' }} />
-        {mail.isError ? (
-          <Alert
-            severity="error"
-            action={
-              <Button color="inherit" size="small" onClick={() => void mail.refetch()}>
-                Try again
-              </Button>
-            }
-          >
-            {firstError(mail.error, messages.genericError)}
-          </Alert>
-        ) : !mail.data ? (
-          <CenteredSpinner />
-        ) : mail.data.items.length === 0 ? (
-          <EmptyState icon={<MarkEmailRead />} title="No e-mails found" hint={query ? 'Try part of the address.' : 'E-mails appear here as soon as the portal writes them.'} />
-        ) : (
-          <>
-            <TableContainer sx={{ ...stackedTable(640), px: { xs: 1.5, sm: 0 }, pt: { xs: 1.5, sm: 0 }, '& th, & td': { px: 1.5 } }}>
-              <Table aria-label="E-mails">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Recipient</TableCell>
-                    <TableCell>Subject</TableCell>
-                    <TableCell>Status</TableCell>
-                    <TableCell>Written</TableCell>
-                    <TableCell />
+      <AdminListCard
+        search={search}
+        searchLabel="Search by recipient"
+        placeholder="Email address or part of it"
+        maxLength={255}
+        list={mail}
+        loadingLabel="Loading e-mails"
+        pageSize={mailLogPageSize}
+        empty={<EmptyState icon={<MarkEmailRead />} title="No e-mails found" hint={query ? 'Try part of the address.' : 'E-mails appear here as soon as the portal writes them.'} />}
+      >
+        {(items) => (
+          <TableContainer sx={{ ...stackedTable(640), px: { xs: 1.5, sm: 0 }, pt: { xs: 1.5, sm: 0 }, '& th, & td': { px: 1.5 } }}>
+            <Table aria-label="E-mails">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Recipient</TableCell>
+                  <TableCell>Subject</TableCell>
+                  <TableCell>Status</TableCell>
+                  <TableCell>Written</TableCell>
+                  <TableCell />
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {items.map((entry) => (
+                  <TableRow key={`${entry.queue}-${entry.id}`} hover>
+                    <TableCell data-label="Recipient" sx={{ overflowWrap: 'anywhere', minWidth: 160 }}>
+                      <CellText detail={mailKinds[entry.kind]}>{entry.recipient}</CellText>
+                    </TableCell>
+                    <TableCell data-label="Subject">{entry.subject}</TableCell>
+                    <TableCell data-label="Status">
+                      <CellText detail={entry.lastError ? `${triesOf(entry)}: ${entry.lastError}` : entry.attempts > 0 ? triesOf(entry) : undefined}>
+                        <StatusChip status={entry.status} />
+                      </CellText>
+                    </TableCell>
+                    <TableCell data-label="Written" sx={{ whiteSpace: 'nowrap' }}>
+                      <CellText detail={entry.sentAt ? `sent ${when(entry.sentAt)}` : undefined}>{when(entry.createdAt)}</CellText>
+                    </TableCell>
+                    <TableCell align="right">
+                      <Tooltip title="Open">
+                        <IconButton aria-label={`Open the e-mail to ${entry.recipient}: ${entry.subject}`} onClick={() => setOpened(entry)}>
+                          <Visibility />
+                        </IconButton>
+                      </Tooltip>
+                    </TableCell>
                   </TableRow>
-                </TableHead>
-                <TableBody>
-                  {mail.data.items.map((entry) => (
-                    <TableRow key={`${entry.queue}-${entry.id}`} hover>
-                      <TableCell data-label="Recipient" sx={{ overflowWrap: 'anywhere', minWidth: 160 }}>
-                        <CellText detail={mailKinds[entry.kind]}>{entry.recipient}</CellText>
-                      </TableCell>
-                      <TableCell data-label="Subject">{entry.subject}</TableCell>
-                      <TableCell data-label="Status">
-                        <CellText detail={entry.lastError ? `${triesOf(entry)}: ${entry.lastError}` : entry.attempts > 0 ? triesOf(entry) : undefined}>
-                          <StatusChip status={entry.status} />
-                        </CellText>
-                      </TableCell>
-                      <TableCell data-label="Written" sx={{ whiteSpace: 'nowrap' }}>
-                        <CellText detail={entry.sentAt ? `sent ${when(entry.sentAt)}` : undefined}>{when(entry.createdAt)}</CellText>
-                      </TableCell>
-                      <TableCell align="right">
-                        <Tooltip title="Open">
-                          <IconButton aria-label={`Open the e-mail to ${entry.recipient}: ${entry.subject}`} onClick={() => setOpened(entry)}>
-                            <Visibility />
-                          </IconButton>
-                        </Tooltip>
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
-            <TablePagination
-              component="div"
-              count={mail.data.total}
-              page={page - 1}
-              onPageChange={(_, next) => goToPage(next + 1)}
-              rowsPerPage={mailLogPageSize}
-              rowsPerPageOptions={[]}
-            />
-          </>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
         )}
-      </Card>
+      </AdminListCard>
       {opened && <MailDialog entry={opened} onClose={() => setOpened(null)} />}
     </>
   );

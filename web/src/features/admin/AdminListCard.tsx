@@ -1,0 +1,84 @@
+import { messages } from '@petreg/contract';
+import { Search } from '@mui/icons-material';
+import { Alert, Box, Button, Card, InputAdornment, LinearProgress, TablePagination, TextField } from '@mui/material';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { firstError } from '../../app/api';
+import { CenteredSpinner } from '../../components/CenteredSpinner';
+import type { useAddressSearch } from './useAddressSearch';
+
+interface AdminListCardProps<Item> {
+  /** The search and page in the address (useAddressSearch). */
+  search: ReturnType<typeof useAddressSearch>;
+  searchLabel: string;
+  placeholder: string;
+  maxLength: number;
+  /** One page of the list, matching the search. */
+  list: UseQueryResult<{ items: Item[]; total: number }>;
+  /** Read out while a new page loads. */
+  loadingLabel: string;
+  pageSize: number;
+  /** Shown when nothing matches. */
+  empty: ReactNode;
+  /** The page's items (a table). */
+  children: (items: Item[]) => ReactNode;
+}
+
+/** An administrators' list (sites, the mail log): a search box, the page of items, and paging. */
+export function AdminListCard<Item>({ search, searchLabel, placeholder, maxLength, list, loadingLabel, pageSize, empty, children }: AdminListCardProps<Item>) {
+  return (
+    <Card>
+      <Box sx={{ p: 2, pb: 1 }}>
+        <TextField
+          label={searchLabel}
+          placeholder={placeholder}
+          value={search.text}
+          onChange={(event) => search.setText(event.target.value)}
+          size="small"
+          fullWidth
+          sx={{ maxWidth: { sm: 420 } }}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <Search />
+                </InputAdornment>
+              ),
+            },
+            htmlInput: { maxLength, type: 'search' },
+          }}
+        />
+      </Box>
+      {/* Kept in place while idle, so the list does not jump when a search starts. */}
+      <LinearProgress aria-label={loadingLabel} sx={{ visibility: list.isFetching && list.data ? 'visible' : 'hidden' }} />
+      {list.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void list.refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          {firstError(list.error, messages.genericError)}
+        </Alert>
+      ) : !list.data ? (
+        <CenteredSpinner />
+      ) : list.data.items.length === 0 ? (
+        empty
+      ) : (
+        <>
+          {children(list.data.items)}
+          <TablePagination
+            component="div"
+            count={list.data.total}
+            page={search.page - 1}
+            onPageChange={(_, next) => search.goToPage(next + 1)}
+            rowsPerPage={pageSize}
+            rowsPerPageOptions={[]}
+          />
+        </>
+      )}
+    </Card>
+  );
+}
