@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import {
   adminUserSearchPageSize,
+  matchCountLimit,
   messages,
   type AdminChipMatch,
   type AdminUserSearchPage,
@@ -126,7 +127,7 @@ describe('POST Users/SearchUsersByAdmin', () => {
     for (const term of [lastName, lastName.slice(2, 7).toUpperCase(), `harriet ${lastName.toLowerCase()}`, `  ${lastName}  `]) {
       const { status, body } = await searchUsers(term);
       expect(status, term).toBe(200);
-      expect(body.result, term).toEqual({ rows: [expected], total: 1, pageNumber: 1, pageSize: adminUserSearchPageSize });
+      expect(body.result, term).toEqual({ rows: [expected], total: 1, totalCapped: false, pageNumber: 1, pageSize: adminUserSearchPageSize });
     }
   });
 
@@ -219,13 +220,58 @@ describe('POST Users/SearchUsersByAdmin', () => {
     expect(second.rows.map((row) => row.petName)).toEqual([...names.slice(adminUserSearchPageSize - 1)]);
     expect(first.rows[0]!.petName).toBe('Biscuit');
     expect(second.rows.map((row) => row.petId)).not.toContain(pet.id);
-    expect((await searchUsers(lastName, 3)).body.result).toEqual({ rows: [], total: 0, pageNumber: 3, pageSize: adminUserSearchPageSize });
+    expect((await searchUsers(lastName, 3)).body.result).toEqual({
+      rows: [],
+      total: names.length + 1,
+      totalCapped: false,
+      pageNumber: 3,
+      pageSize: adminUserSearchPageSize,
+    });
+  });
+
+  it('pages owners found by name and pets found by theirs together, newest accounts first, each row once', async () => {
+    const term = word();
+    const { db } = ctx.database;
+    // Owners named like the term (a few with no pet, some with a pet named like it too), and other
+    // owners' pets named like it, interleaved so that both kinds fall on each page.
+    const expected: { userId: number; petId: number | null }[] = [];
+    for (let i = 0; i < 70; i++) {
+      const byOwner = i % 3 !== 2;
+      const [user] = await db
+        .insert(users)
+        .values({ email: `${word()}@example.com`, firstName: 'Sam', lastName: byOwner ? `${term}${i}` : 'Other' })
+        .returning();
+      const petValues = byOwner
+        ? Array.from({ length: i % 7 }, (_, n) => ({ userId: user!.id, name: n === 1 && i % 2 === 0 ? `${term} pup` : 'Rex' }))
+        : [{ userId: user!.id, name: `${term}${i}` }, { userId: user!.id, name: 'Unrelated' }];
+      const ownPets = petValues.length ? await db.insert(pets).values(petValues).returning() : [];
+      if (!byOwner) expected.push({ userId: user!.id, petId: ownPets[0]!.id });
+      else if (ownPets.length === 0) expected.push({ userId: user!.id, petId: null });
+      else expected.push(...ownPets.map((pet) => ({ userId: user!.id, petId: pet.id })));
+    }
+    expected.sort((a, b) => b.userId - a.userId || (a.petId ?? 0) - (b.petId ?? 0));
+    expect(expected.length).toBeGreaterThan(adminUserSearchPageSize);
+    const pages = await Promise.all([1, 2, 3, 4].map(async (page) => (await searchUsers(term, page)).body.result!));
+    for (const page of pages) expect(page).toMatchObject({ total: expected.length, totalCapped: false });
+    expect(pages.flatMap((page) => page.rows).map(({ userId, petId }) => ({ userId, petId }))).toEqual(expected);
+    expect(pages[3]!.rows).toHaveLength(expected.length - 3 * adminUserSearchPageSize);
+  });
+
+  it(`counts up to ${matchCountLimit} matches and says when more match`, async () => {
+    const { user } = await ownerWithPet({ lastName: word() });
+    const petName = word();
+    await ctx.database.db.insert(pets).values(Array.from({ length: matchCountLimit + 1 }, () => ({ userId: user.id, name: petName })));
+    const capped = (await searchUsers(petName)).body.result!;
+    expect(capped).toMatchObject({ total: matchCountLimit, totalCapped: true });
+    expect(capped.rows).toHaveLength(adminUserSearchPageSize);
+    await ctx.database.db.delete(pets).where(sql`${pets.id} = (select max(id) from ${pets} where name = ${petName})`);
+    expect((await searchUsers(petName)).body.result).toMatchObject({ total: matchCountLimit, totalCapped: false });
   });
 
   it('answers an empty list when nothing matches', async () => {
     const { status, body } = await searchUsers(word());
     expect(status).toBe(200);
-    expect(body.result).toEqual({ rows: [], total: 0, pageNumber: 1, pageSize: adminUserSearchPageSize });
+    expect(body.result).toEqual({ rows: [], total: 0, totalCapped: false, pageNumber: 1, pageSize: adminUserSearchPageSize });
   });
 
   it('refuses an empty, too long or malformed search', async () => {

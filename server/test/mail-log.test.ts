@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mailLogPageSize, messages, type AuthResult, type MailLogEntry, type MailLogMessage, type MailLogPage } from '@petreg/contract';
+import { mailLogPageSize, matchCountLimit, messages, type AuthResult, type MailLogEntry, type MailLogMessage, type MailLogPage } from '@petreg/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertEmails, auditLog, mailOutbox } from '../src/db/schema.js';
@@ -83,6 +83,17 @@ describe('the mail log', () => {
     expect((await list(`paged%-${tag}`)).body.result!.total).toBe(0);
     expect((await list(`paged_-${tag}`)).body.result!.total).toBe(0);
     expect((await call(ctx.app, 'GET', 'admin/mail?page=0', { token: admin.token })).status).toBe(400);
+  });
+
+  it(`counts up to ${matchCountLimit} e-mails and says when more match`, async () => {
+    const tag = `${randomUUID().slice(0, 8)}@example.com`;
+    const mail = (i: number) => ({ recipient: `many${i}-${tag}`, kind: 'receipt' as const, subject: `Receipt ${i}`, text: 'Thank you.' });
+    await db().insert(mailOutbox).values(Array.from({ length: matchCountLimit }, (_, i) => mail(i)));
+    expect((await list(tag)).body.result).toMatchObject({ total: matchCountLimit, totalCapped: false });
+    await db().insert(mailOutbox).values(mail(matchCountLimit));
+    const capped = (await list(tag)).body.result!;
+    expect(capped).toMatchObject({ total: matchCountLimit, totalCapped: true });
+    expect(capped.items[0]!.recipient).toBe(`many${matchCountLimit}-${tag}`);
   });
 
   it('opens an e-mail with its plain text, as its recipient got it', async () => {

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { normaliseChipId } from './chip.js';
 import { requestObject, textField } from './fields.js';
+import type { CountedMatches } from './constants.js';
 import { messages } from './messages.js';
 
 /** GET admin/pet-by-microchip?chip=: a chip number as any reader or paper prints it. */
@@ -61,10 +62,8 @@ export interface AdminUserRow {
   petRemoved: boolean;
 }
 
-export interface AdminUserSearchPage {
+export interface AdminUserSearchPage extends CountedMatches {
   rows: AdminUserRow[];
-  /** Rows matching in all, over every page. */
-  total: number;
   pageNumber: number;
   pageSize: number;
 }

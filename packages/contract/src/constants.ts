@@ -71,3 +71,18 @@ export const support = {
   /** AAHA's lookup across participating registries: the next stop for a chip not registered here. */
   universalLookupUrl: 'https://www.petmicrochiplookup.org/',
 } as const;
+
+/**
+ * Administrators' long lists (the user search, the mail log) count their matches up to this many:
+ * part of a common name matches thousands of accounts, and the mail log grows by thousands of alert
+ * e-mails a day, so counting every match would cost more than the page itself. Nobody pages that far;
+ * they narrow the search.
+ */
+export const matchCountLimit = 1000;
+
+export interface CountedMatches {
+  /** Matches over every page, counted up to matchCountLimit. */
+  total: number;
+  /** More match than total says. */
+  totalCapped: boolean;
+}

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { idParam, requestObject, textField } from './fields.js';
+import type { CountedMatches } from './constants.js';
 import { messages } from './messages.js';
 
 /** Which queue an e-mail waits in: the mail outbox, or the alert e-mails. */
@@ -59,9 +60,8 @@ export interface MailLogEntry {
   sentAt: string | null;
 }
 
-export interface MailLogPage {
+export interface MailLogPage extends CountedMatches {
   items: MailLogEntry[];
-  total: number;
 }
 
 /** One e-mail opened from the log: its plain text as sent (alert e-mails: as the worker renders them). */

@@ -426,7 +426,12 @@ export const mailOutbox = pgTable(
     sentAt: timestamptz('sent_at'),
     createdAt: createdAt(),
   },
-  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt), index('mail_outbox_created_idx').on(t.createdAt)],
+  (t) => [
+    index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt),
+    index('mail_outbox_created_idx').on(t.createdAt),
+    // The mail log's search by part of the recipient's address.
+    index('mail_outbox_recipient_trgm_idx').using('gin', sql`${t.recipient} gin_trgm_ops`),
+  ],
 );
 
 /**
@@ -494,8 +499,9 @@ export const alertEmails = pgTable(
     uniqueIndex('alert_emails_recipient_idx').on(t.alertId, t.kind, t.recipient),
     // The worker's due query; delivered rows pile up and stay out of it.
     index('alert_emails_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'sending')`),
-    // The mail log pages through every e-mail newest first.
+    // The mail log pages through every e-mail newest first, and searches by part of the address.
     index('alert_emails_created_idx').on(t.createdAt),
+    index('alert_emails_recipient_trgm_idx').using('gin', sql`${t.recipient} gin_trgm_ops`),
   ],
 );
 

@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { recordAudit } from '../../db/audit.js';
 import { queryRows, type Database } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
+import { countedMatches, matchCount } from '../../db/matchCount.js';
 import { alertEmails, mailOutbox } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
@@ -122,7 +123,7 @@ export function createMailLog({ db, alertMail }: MailLogDeps) {
     /** GET admin/mail: newest first, a page at a time; the query matches part of the recipient's address. */
     async list(query: { query?: string; page: number }): Promise<MailLogPage> {
       const where = query.query ? sql`where recipient ilike ${containsPattern(query.query)}` : sql``;
-      const [counted] = await queryRows<{ total: number }>(db, sql`select count(*)::integer as total from (${loggedMail}) mail ${where}`);
+      const [counted] = await queryRows<{ total: number }>(db, matchCount(sql`select 1 from (${loggedMail}) mail ${where}`));
       const rows = await queryRows<LoggedMailRow>(
         db,
         sql`select * from (${loggedMail}) mail ${where} order by created_at desc, queue, id desc
@@ -130,7 +131,7 @@ export function createMailLog({ db, alertMail }: MailLogDeps) {
       );
       const mails = rows.map(fromRow);
       const written = await rendered(mails);
-      return { items: mails.map((mail) => entryOf(mail, written.get(mail)!.subject)), total: counted!.total };
+      return { items: mails.map((mail) => entryOf(mail, written.get(mail)!.subject)), ...countedMatches(counted!.total) };
     },
 
     /**

@@ -13,6 +13,7 @@ import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { queryRows, type Database } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
+import { countedMatches, matchCount } from '../../db/matchCount.js';
 import { chips, nationalPhoneDigits, ownerFullName, payments, pets, states, users } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 
@@ -23,65 +24,92 @@ const phoneLike = /^[\d\s()+.-]+$/;
 /** A complete e-mail address, not part of one. */
 const wholeEmail = /^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i;
 
+/** What a search term matches: a condition on `users`, and for plain text one on `pets` too. */
+interface AccountMatch {
+  owner: SQL;
+  petName: SQL | null;
+}
+
 /**
- * The (owner, pet) pairs a search term finds, written so each part is served by its index
- * (migration admin_search): a phone typed any way is compared by its last 10 digits, from the area
- * code on (users_phone_digits_idx); an e-mail address as a whole, or part of one with @; other text is part of an
- * owner's name, an e-mail or a pet's name (trigram indexes). Every pet of a matching owner is listed,
- * with no pet for an owner who has none; and a pet whose name matches.
+ * Each condition is written so its index serves it (migration admin_search): a phone typed any way is
+ * compared by its last 10 digits, from the area code on (users_phone_digits_idx); an e-mail address as
+ * a whole, or part of one with @; other text is part of an owner's name, an e-mail or a pet's name
+ * (trigram indexes).
  */
-function searchHits(term: string): SQL {
-  // Each owner's pets read through pets_user_idx, owner by owner: left to itself the planner
-  // hash-joins a common name's owners with a scan of every pet (0.3 s in 200,000 pets on PGlite).
-  // OFFSET 0 keeps the lateral subquery from being merged into a plain join.
-  const everyPetOf = (owners: SQL) =>
-    sql`select o.id as user_id, p.id as pet_id from (${owners}) o left join lateral (select id from ${pets} where user_id = o.id offset 0) p on true`;
+function accountMatch(term: string): AccountMatch {
   const digits = term.replace(/\D/g, '');
   // At most 11 digits (a country code of 1 and ten): a longer run of digits, a chip number pasted
   // in, say, is not a phone number.
   if (phoneLike.test(term) && digits.length >= 3 && digits.length <= 11) {
     // No North American area code starts with 1: a leading 1 of a shorter number is the country code.
     const national = digits.length > 10 ? digits.slice(-10) : digits.replace(/^1/, '');
-    return everyPetOf(sql`select ${users.id} from ${users} where ${nationalPhoneDigits(users.phoneNumber)} like ${`${national}%`}`);
+    return { owner: sql`${nationalPhoneDigits(users.phoneNumber)} like ${`${national}%`}`, petName: null };
   }
   // A whole address is looked up as sign-in looks it up (users_email_lower_idx): trigrams common to
   // every address (@ex, .co) would make the trigram index read most of its entries.
-  if (wholeEmail.test(term)) return everyPetOf(sql`select ${users.id} from ${users} where lower(${users.email}) = ${term.toLowerCase()}`);
+  if (wholeEmail.test(term)) return { owner: sql`lower(${users.email}) = ${term.toLowerCase()}`, petName: null };
   const pattern = containsPattern(term);
-  if (term.includes('@')) return everyPetOf(sql`select ${users.id} from ${users} where ${users.email} ilike ${pattern}`);
-  return sql`${everyPetOf(
-    sql`select ${users.id} from ${users} where ${ownerFullName(users.firstName, users.lastName)} ilike ${pattern} or ${users.email} ilike ${pattern}`,
-  )}
-    union select ${pets.userId}, ${pets.id} from ${pets} where ${pets.name} ilike ${pattern}`;
+  if (term.includes('@')) return { owner: sql`${users.email} ilike ${pattern}`, petName: null };
+  return {
+    owner: sql`(${ownerFullName(users.firstName, users.lastName)} ilike ${pattern} or ${users.email} ilike ${pattern})`,
+    petName: sql`${pets.name} ilike ${pattern}`,
+  };
+}
+
+/** Each matching owner's pets, read owner by owner through pets_user_idx, and no pet for an owner who has none. */
+function everyPetOf(owners: SQL): SQL {
+  // OFFSET 0 keeps the lateral subquery from being merged into a plain join: left to itself the
+  // planner hash-joins a common name's owners with a scan of every pet.
+  return sql`select o.id as user_id, p.id as pet_id from (${owners}) o left join lateral (select id from ${pets} where user_id = o.id offset 0) p on true`;
 }
 
 /**
- * One page of the user search. The page is cut from the matches by account and pet id alone (the
- * newest accounts first), so a common name (thousands of matches) costs a sort of ids; owners' and
- * pets' details are read for the page's rows only.
+ * One page of the user search: every pet of a matching owner, and each pet whose name matches, the
+ * newest accounts first. A row of the first `reach` rows comes from one of the first `reach` matching
+ * owners (each gives at least one row) or one of the first `reach` matching pets, so only those are
+ * read: for part of a common name ("Ward" is in Howard and Edwards too: 17,000 owners in a million
+ * pets) the newest owners are found by reading the accounts newest first until enough match. The
+ * total is counted up to matchCountLimit, in the same statement.
  */
 export function userSearchStatement({ searchTerm, pageNumber }: z.output<typeof adminUserSearchSchema>): SQL {
-  return sql`with hits as (${searchHits(searchTerm)}),
+  const { owner, petName } = accountMatch(searchTerm);
+  const offset = (pageNumber - 1) * adminUserSearchPageSize;
+  const reach = offset + adminUserSearchPageSize;
+  const ownerRows = everyPetOf(sql`select ${users.id} from ${users} where ${owner} order by ${users.id} desc limit ${reach}`);
+  const hits = petName
+    ? sql`${ownerRows} union select user_id, pet_id from (select ${pets.userId} as user_id, ${pets.id} as pet_id from ${pets} where ${petName}
+        order by ${pets.userId} desc, ${pets.id} limit ${reach}) named`
+    : ownerRows;
+  // Counted without sorting or removing duplicates: a pet found by its name is counted only when
+  // its owner was not found already, and counting stops one past the limit.
+  const counted = sql`select 1 from (${everyPetOf(sql`select ${users.id} from ${users} where ${owner}`)}) owned${
+    petName
+      ? sql` union all select 1 from ${pets} join ${users} on ${users.id} = ${pets.userId} where ${petName} and ${owner} is not true`
+      : sql``
+  }`;
+  return sql`with hits as (${hits}),
     page as (
-      select user_id, pet_id, count(*) over () as total from hits
+      select user_id, pet_id from hits
       order by user_id desc, pet_id nulls first
-      limit ${adminUserSearchPageSize} offset ${(pageNumber - 1) * adminUserSearchPageSize}
+      limit ${adminUserSearchPageSize} offset ${offset}
     )
-    select page.total::int as total, page.pet_id, u.id as user_id, u.first_name || ' ' || u.last_name as owner_name, u.email, u.phone_number,
+    select t.total, page.pet_id, u.id as user_id, u.first_name || ' ' || u.last_name as owner_name, u.email, u.phone_number,
       concat_ws(', ', nullif(concat_ws(' ', u.address1, u.address2), ''), u.city, nullif(concat_ws(' ', s.abbreviation, u.zipcode), '')) as address,
       p.name as pet_name, p.deleted_at is not null as pet_removed,
       (select c.chip_id from ${chips} c where c.pet_id = p.id order by c.removed_at is not null, c.created_at desc limit 1) as chip_id
-    from page
-    join ${users} u on u.id = page.user_id
+    from (${matchCount(counted)}) t
+    left join page on true
+    left join ${users} u on u.id = page.user_id
     left join ${states} s on s.id = u.state_id
     left join ${pets} p on p.id = page.pet_id
     order by page.user_id desc, page.pet_id nulls first`;
 }
 
+/** A page past the last match is one row with the total and no account. */
 interface UserRowRecord {
   total: number;
   pet_id: number | null;
-  user_id: number;
+  user_id: number | null;
   owner_name: string;
   email: string;
   address: string;
@@ -116,18 +144,24 @@ export function createAdminSearch(deps: { db: Database }) {
     async users({ searchTerm, pageNumber }: z.output<typeof adminUserSearchSchema>): Promise<AdminUserSearchPage> {
       const rows = await queryRows<UserRowRecord>(db, userSearchStatement({ searchTerm, pageNumber }));
       return {
-        rows: rows.map((row) => ({
-          petId: row.pet_id,
-          userId: row.user_id,
-          ownerName: row.owner_name,
-          email: row.email,
-          address: row.address,
-          phoneNumber: row.phone_number,
-          petName: row.pet_name,
-          chipId: row.chip_id,
-          petRemoved: row.pet_removed,
-        })),
-        total: rows[0]?.total ?? 0,
+        rows: rows.flatMap((row) =>
+          row.user_id === null
+            ? []
+            : [
+                {
+                  petId: row.pet_id,
+                  userId: row.user_id,
+                  ownerName: row.owner_name,
+                  email: row.email,
+                  address: row.address,
+                  phoneNumber: row.phone_number,
+                  petName: row.pet_name,
+                  chipId: row.chip_id,
+                  petRemoved: row.pet_removed,
+                },
+              ],
+        ),
+        ...countedMatches(rows[0]?.total ?? 0),
         pageNumber,
         pageSize: adminUserSearchPageSize,
       };

@@ -14,7 +14,7 @@ interface AdminListCardProps<Item> {
   placeholder: string;
   maxLength: number;
   /** One page of the list, matching the search. */
-  list: UseQueryResult<{ items: Item[]; total: number }>;
+  list: UseQueryResult<{ items: Item[]; total: number; totalCapped?: boolean }>;
   /** Read out while a new page loads. */
   loadingLabel: string;
   pageSize: number;
@@ -23,6 +23,12 @@ interface AdminListCardProps<Item> {
   /** The page's items (a table). */
   children: (items: Item[]) => ReactNode;
 }
+
+/** Paging's "1–50 of 1,000+" when a list counted its matches only up to matchCountLimit. */
+export const displayedRows =
+  (totalCapped = false) =>
+  ({ from, to, count }: { from: number; to: number; count: number }) =>
+    `${from}–${to} of ${count.toLocaleString('en-US')}${totalCapped ? '+' : ''}`;
 
 /** An administrators' list (sites, the mail log): a search box, the page of items, and paging. */
 export function AdminListCard<Item>({ search, searchLabel, placeholder, maxLength, list, loadingLabel, pageSize, empty, children }: AdminListCardProps<Item>) {
@@ -76,6 +82,7 @@ export function AdminListCard<Item>({ search, searchLabel, placeholder, maxLengt
             onPageChange={(_, next) => search.goToPage(next + 1)}
             rowsPerPage={pageSize}
             rowsPerPageOptions={[]}
+            labelDisplayedRows={displayedRows(list.data.totalCapped)}
           />
         </>
       )}

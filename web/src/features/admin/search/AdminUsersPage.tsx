@@ -21,6 +21,7 @@ import { CenteredSpinner } from '../../../components/CenteredSpinner';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
 import { stackedTable } from '../../../components/stackedTable';
+import { displayedRows } from '../AdminListCard';
 import { useUserSearch } from './api';
 
 /** admin/users/:searchkey (spec 2.7): the accounts a search found; a row with a pet opens admin/pet/{petId}. */
@@ -107,6 +108,7 @@ export function AdminUsersPage() {
                 onPageChange={(_, next) => setParams({ page: String(next + 1) })}
                 rowsPerPage={search.data.pageSize}
                 rowsPerPageOptions={[]}
+                labelDisplayedRows={displayedRows(search.data.totalCapped)}
               />
             )}
           </>
