@@ -6,6 +6,7 @@
 // Run: npm run bench:admin-search   (BENCH_PETS=1000000, BENCH_RUNS=100 by default)
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { matchCountLimit } from '@petreg/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DatabaseHandle } from '../server/src/db/client.js';
 import { seedStaticData } from '../server/src/db/seed.js';
@@ -79,7 +80,7 @@ async function measure(label: string, database: DatabaseHandle) {
     const [p50, p95] = [50, 95].map((p) => percentile(times, p));
     met &&= p95! < target;
     console.log(
-      `  ${name.padEnd(22)} p50 ${p50!.toFixed(2)} ms, p95 ${p95!.toFixed(2)} ms (target p95 < ${target} ms${p95! < target ? '' : ': NOT met'}); ${(found / RUNS).toFixed(1)} matches a search; indexes: ${await indexesUsed(database, statement(0))}`,
+      `  ${name.padEnd(22)} p50 ${p50!.toFixed(2)} ms, p95 ${p95!.toFixed(2)} ms (target p95 < ${target} ms${p95! < target ? '' : ': NOT met'}); ${(found / RUNS).toFixed(1)} matches a search (counted up to ${matchCountLimit}); indexes: ${await indexesUsed(database, statement(0))}`,
     );
   }
   console.log(`  targets ${met ? 'met' : 'NOT met'} (${RUNS} runs each; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores)`);

@@ -80,12 +80,11 @@ export function userSearchStatement({ searchTerm, pageNumber }: z.output<typeof 
     ? sql`${ownerRows} union select user_id, pet_id from (select ${pets.userId} as user_id, ${pets.id} as pet_id from ${pets} where ${petName}
         order by ${pets.userId} desc, ${pets.id} limit ${reach}) named`
     : ownerRows;
-  // Counted without sorting or removing duplicates: a pet found by its name is counted only when
-  // its owner was not found already, and counting stops one past the limit.
-  const counted = sql`select 1 from (${everyPetOf(sql`select ${users.id} from ${users} where ${owner}`)}) owned${
-    petName
-      ? sql` union all select 1 from ${pets} join ${users} on ${users.id} = ${pets.userId} where ${petName} and ${owner} is not true`
-      : sql``
+  // Counted without sorting or removing duplicates, so counting stops at the limit: a pet found by
+  // its name counts only when its owner was not found already (one hashed list of those owners).
+  const matchingOwners = sql`select ${users.id} from ${users} where ${owner}`;
+  const counted = sql`select 1 from (${everyPetOf(matchingOwners)}) owned${
+    petName ? sql` union all select 1 from ${pets} where ${petName} and ${pets.userId} not in (${matchingOwners})` : sql``
   }`;
   return sql`with hits as (${hits}),
     page as (
