@@ -132,6 +132,8 @@ describe('POST admin/bulk-pet-upload', () => {
     const [invitation] = await invitationsTo(shelter);
     expect(invitation!.kind).toBe('invitation');
     expect(invitation!.text).toContain(`/reset-password?email=${encodeURIComponent(shelter)}&code=`);
+    // The shelter's own account is not told that the shelter registered its pets.
+    expect(invitation!.text).toContain('A pet registry account was opened for you, and');
     expect(await db().$count(passwordResetTokens, and(eq(passwordResetTokens.userId, account.id), isNull(passwordResetTokens.usedAt)))).toBe(1);
 
     // The invitation's link sets the password through the reset-password page's call.
@@ -178,7 +180,12 @@ describe('POST admin/bulk-pet-upload', () => {
     expect(account).toMatchObject({ firstName: 'Dana', lastName: 'Whitfield', phoneNumber: '+13145550178', address1: '1200 Market St', city: 'Saint Louis', zipcode: '63101', passwordHash: null });
     expect(account.stateId).not.toBeNull();
     expect((await petsOf(account.id)).map((p) => p.name).sort()).toEqual(['Rex', 'Rosie']);
-    expect(await invitationsTo(newEmail)).toHaveLength(1);
+    const invitations = await invitationsTo(newEmail);
+    expect(invitations).toHaveLength(1);
+    const [invitation] = invitations;
+    // An account nobody asked for says where it comes from.
+    expect(invitation!.text).toContain(`Hi Dana,\n\nA pet registry account was opened for you when the shelter ${shelter} registered your pet with us`);
+    expect(invitation!.html).toContain(`when the shelter ${shelter} registered your pet with us`);
 
     const [scoutOwner] = await db().select().from(users).where(eq(users.id, existing.user.id));
     expect(scoutOwner).toMatchObject({ firstName: existing.input.firstName, lastName: existing.input.lastName });

@@ -21,6 +21,8 @@ const fake = {
   coupons: new Set<string>(),
   canceled: [] as string[],
   failCancellations: false,
+  /** How long a cancellation takes to answer, so that two callers' requests can overlap. */
+  cancelDelayMs: 0,
   serial: 0,
 };
 let server: Server;
@@ -81,7 +83,8 @@ beforeAll(async () => {
       const form = new URLSearchParams(req.method === 'GET' ? url.search : body);
       fake.requests.push({ method: req.method!, path: url.pathname, form });
       const [status, answer] = stripeAnswer(req.method!, url.pathname, form);
-      res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_test' }).end(JSON.stringify(answer));
+      const delay = req.method === 'DELETE' ? fake.cancelDelayMs : 0;
+      setTimeout(() => res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_test' }).end(JSON.stringify(answer)), delay);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -257,6 +260,44 @@ describe('Stripe Checkout', () => {
     expect(fake.canceled).toContain('sub_flaky');
     const [done] = await ctx.database.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, buyer.sessionId));
     expect(done!.subscriptionStatus).toBe('canceled');
+  });
+
+  /** A paid yearly checkout whose subscription a transfer or removal has marked to stop, not yet stopped. */
+  async function subscriptionToStop(subscription: string) {
+    const buyer = await checkout(yearly);
+    Object.assign(fake.sessions.get(buyer.sessionId)!, { paid: true, subscription });
+    await sendWebhook({ type: 'checkout.session.completed', data: { object: { id: buyer.sessionId } } });
+    await ctx.database.db.update(checkoutSessions).set({ subscriptionStatus: 'canceling' }).where(eq(checkoutSessions.id, buyer.sessionId));
+    return buyer.sessionId;
+  }
+  const checkoutRow = async (id: string) => (await ctx.database.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)))[0]!;
+
+  it('asks Stripe once to stop a subscription when a transfer and the worker stop it at the same time', async () => {
+    const sessionId = await subscriptionToStop('sub_raced');
+    fake.cancelDelayMs = 200;
+    const stopped = await Promise.all([ctx.app.payments.stopReplacedSubscriptions(), ctx.app.payments.stopReplacedSubscriptions()]).finally(() => {
+      fake.cancelDelayMs = 0;
+    });
+    expect(stopped.sort()).toEqual([0, 1]);
+    expect(fake.requests.filter((r) => r.method === 'DELETE' && r.path === '/v1/subscriptions/sub_raced')).toHaveLength(1);
+    expect(await checkoutRow(sessionId)).toMatchObject({ subscriptionStatus: 'canceled', subscriptionClaimedUntil: null });
+  });
+
+  it('leaves a subscription another caller is stopping, and takes it again once that claim has run out', async () => {
+    const sessionId = await subscriptionToStop('sub_orphaned');
+    const claim = (minutes: number) =>
+      ctx.database.db
+        .update(checkoutSessions)
+        .set({ subscriptionClaimedUntil: new Date(Date.now() + minutes * 60_000) })
+        .where(eq(checkoutSessions.id, sessionId));
+    await claim(5);
+    expect(await ctx.app.payments.stopReplacedSubscriptions()).toBe(0);
+    expect(fake.canceled).not.toContain('sub_orphaned');
+    // The claiming process died between its claim and Stripe's answer: the claim runs out.
+    await claim(-1);
+    expect(await ctx.app.payments.stopReplacedSubscriptions()).toBe(1);
+    expect(fake.canceled).toContain('sub_orphaned');
+    expect(await checkoutRow(sessionId)).toMatchObject({ subscriptionStatus: 'canceled', subscriptionClaimedUntil: null });
   });
 
   it('opens the Stripe customer portal as the billing dashboard', async () => {

@@ -396,6 +396,11 @@ export const checkoutSessions = pgTable(
     /** The yearly plan's subscription at the provider, once paid. */
     subscriptionId: text('subscription_id'),
     subscriptionStatus: text('subscription_status'),
+    /**
+     * While a 'canceling' subscription is being stopped at the provider: the claim's end. Claimed before
+     * the provider is called, so two callers never both stop it; a claim whose process died runs out.
+     */
+    subscriptionClaimedUntil: timestamptz('subscription_claimed_until'),
     /** Set when the checkout pays for a lost pet alert (its plan is then the alert's price); completing it sends the alert. */
     alertId: integer('alert_id').references(() => petAlerts.id),
     createdAt: createdAt(),

@@ -1,3 +1,4 @@
+import { isSameEmail } from '@petreg/contract';
 import { inArray, sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
 import { users } from '../../db/schema.js';
@@ -35,15 +36,22 @@ export async function findAccounts(tx: Transaction, emails: readonly string[]): 
 }
 
 /**
- * Opens the accounts of new owners who get a pet, each with an invitation to choose a password,
- * and answers all their ids by lower-case e-mail and those of the accounts it opened. An account
- * is opened only once a row registers a pet to it: a row refused never leaves an empty account.
+ * Opens the accounts of new owners who get a pet, each with an invitation to choose a password that
+ * names the shelter (the shelter's own account is invited without), and answers all their ids by
+ * lower-case e-mail and those of the accounts it opened. An account is opened only once a row
+ * registers a pet to it: a row refused never leaves an empty account.
  */
-export async function openAccounts(tx: Transaction, publicUrl: string, owners: readonly NewOwner[]): Promise<{ ids: Map<string, number>; invited: number[] }> {
+export async function openAccounts(
+  tx: Transaction,
+  { publicUrl, shelterEmail }: { publicUrl: string; shelterEmail: string },
+  owners: readonly NewOwner[],
+): Promise<{ ids: Map<string, number>; invited: number[] }> {
   if (owners.length === 0) return { ids: new Map(), invited: [] };
   // A sign-up of the same address between the look-up and here keeps its account; this one is not opened.
   const opened = await tx.insert(users).values([...owners]).onConflictDoNothing().returning({ id: users.id, email: users.email, firstName: users.firstName });
-  await inviteAccounts(tx, publicUrl, opened);
+  const isShelter = (account: { email: string }) => isSameEmail(account.email, shelterEmail);
+  await inviteAccounts(tx, publicUrl, opened.filter(isShelter));
+  await inviteAccounts(tx, publicUrl, opened.filter((account) => !isShelter(account)), shelterEmail);
   const ids = new Map(opened.map((account) => [account.email, account.id]));
   const raced = owners.filter((owner) => !ids.has(owner.email)).map((owner) => owner.email);
   for (const [email, account] of await findAccounts(tx, raced)) ids.set(email, account.id);

@@ -173,7 +173,7 @@ export async function registerChunk(
   await tellExistingOwners(tx, context.shelterEmail, existing, told);
   // Only owners who get a pet are given an account: a row refused or skipped opens none.
   const opening = [...new Set(creating.map((c) => c.owner))].flatMap((email) => (existing.has(email) ? [] : [described.get(email)!]));
-  const opened = await openAccounts(tx, context.publicUrl, opening);
+  const opened = await openAccounts(tx, context, opening);
   for (const owner of opening) registry.opened.add(owner.email);
   if (creating.length === 0) return { results, petIds: [], invitedUserIds: opened.invited };
   const userIds = new Map([...existingIds, ...opened.ids]);

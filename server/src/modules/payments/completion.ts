@@ -1,5 +1,5 @@
 import { messages, type PaymentCompletion } from '@petreg/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { PaidCheckout, PaidRenewal } from '../../adapters/payments/index.js';
 import type { Transaction } from '../../db/client.js';
 import { checkoutSessions, chips, payments, pets, states, users } from '../../db/schema.js';
@@ -7,6 +7,9 @@ import { AppError, conflict, loggable, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import { createFulfilments, nextExpiry } from './fulfilment.js';
 import { currentChip, hasLifetimeCover, ownedCheckout, type CheckoutRow, type PaymentDeps } from './shared.js';
+
+/** How long a claim to stop a subscription holds: well past the provider's call with its retries (3 × 20 s). */
+const STOP_CLAIM = sql.raw(`interval '10 minutes'`);
 
 /** Completing paid checkouts and renewals: what the owner gets for a payment, given once. */
 export function createCompletion(deps: PaymentDeps) {
@@ -92,20 +95,33 @@ export function createCompletion(deps: PaymentDeps) {
   /**
    * Tells the provider to stop the subscriptions a newer plan replaced. One that fails stays
    * 'canceling' and is tried again by the worker, so an owner is never billed for a replaced plan.
+   *
+   * A transfer or removal calls this right after committing while the worker calls it every minute:
+   * each row is claimed in one statement before the provider is called, so a concurrent call finds it
+   * claimed and leaves it, and the provider is asked once. A claim outlives the provider's call and
+   * its retries; one whose process died mid-call runs out, and the worker takes the row again.
    */
   async function stopReplacedSubscriptions(): Promise<number> {
-    const pending = await db
-      .select({ id: checkoutSessions.id, subscriptionId: checkoutSessions.subscriptionId })
-      .from(checkoutSessions)
-      .where(eq(checkoutSessions.subscriptionStatus, 'canceling'));
+    const claimed = await db
+      .update(checkoutSessions)
+      .set({ subscriptionClaimedUntil: sql`now() + ${STOP_CLAIM}` })
+      .where(
+        and(
+          eq(checkoutSessions.subscriptionStatus, 'canceling'),
+          or(isNull(checkoutSessions.subscriptionClaimedUntil), lte(checkoutSessions.subscriptionClaimedUntil, sql`now()`)),
+        ),
+      )
+      .returning({ id: checkoutSessions.id, subscriptionId: checkoutSessions.subscriptionId });
     let stopped = 0;
-    for (const { id, subscriptionId } of pending) {
+    for (const { id, subscriptionId } of claimed) {
       try {
         if (subscriptionId) await provider.cancelSubscription(subscriptionId);
-        await db.update(checkoutSessions).set({ subscriptionStatus: 'canceled' }).where(eq(checkoutSessions.id, id));
+        await db.update(checkoutSessions).set({ subscriptionStatus: 'canceled', subscriptionClaimedUntil: null }).where(eq(checkoutSessions.id, id));
         stopped++;
       } catch (error) {
         deps.log.error({ err: loggable(error), subscriptionId }, 'could not cancel a replaced subscription at the provider; will retry');
+        // Let go at once, so the worker's next run tries again rather than waiting out the claim.
+        await db.update(checkoutSessions).set({ subscriptionClaimedUntil: null }).where(eq(checkoutSessions.id, id));
       }
     }
     return stopped;

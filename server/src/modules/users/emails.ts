@@ -40,15 +40,20 @@ export function emailChangedNotice(firstName: string, newEmail: string) {
   };
 }
 
-/** To an account an administrator opened for its owner (a shelter upload, a transfer): the link sets its first password. */
-export function invitationEmail(firstName: string, link: string) {
+/**
+ * To an account an administrator opened for its owner (a shelter upload, a transfer): the link sets its
+ * first password. `shelter` is the e-mail of the shelter whose upload registered the owner's pet: an
+ * account nobody asked for says where it comes from.
+ */
+export function invitationEmail(firstName: string, link: string, shelter?: string) {
   // An account opened by a transfer has no names yet.
   const greeting = firstName ? `Hi ${firstName}` : 'Hello';
+  const opened = shelter ? `A pet registry account was opened for you when the shelter ${shelter} registered your pet with us` : 'A pet registry account was opened for you';
   return {
     kind: 'invitation' as const,
     subject: 'Your pet registry account is ready',
-    text: `${greeting},\n\nA pet registry account was opened for you, and your pet's details are waiting in it.\nOpen this link within ${INVITATION_DAYS} days to choose your password:\n\n${link}\n\nAfter that, use Forgot password on the sign-in page to get a new link.\n`,
-    html: `<p>${escapeHtml(greeting)},</p><p>A pet registry account was opened for you, and your pet's details are waiting in it. Open this link within ${INVITATION_DAYS} days to choose your password:</p><p><a href="${escapeHtml(link)}">Choose your password</a></p><p>After that, use Forgot password on the sign-in page to get a new link.</p>`,
+    text: `${greeting},\n\n${opened}, and your pet's details are waiting in it.\nOpen this link within ${INVITATION_DAYS} days to choose your password:\n\n${link}\n\nAfter that, use Forgot password on the sign-in page to get a new link.\n`,
+    html: `<p>${escapeHtml(greeting)},</p><p>${escapeHtml(opened)}, and your pet's details are waiting in it. Open this link within ${INVITATION_DAYS} days to choose your password:</p><p><a href="${escapeHtml(link)}">Choose your password</a></p><p>After that, use Forgot password on the sign-in page to get a new link.</p>`,
   };
 }
 

@@ -9,8 +9,14 @@ import { INVITATION_DAYS, invitationEmail } from './emails.js';
  * Invites the owners of accounts an administrator opened (no password yet) to choose a password:
  * a reset-password link, the same single-use token the forgot-password mail carries but longer
  * lived, mailed through the outbox in the caller's transaction, so no account is left without it.
+ * `shelter`: the e-mail of the shelter whose upload registered their pets, named in the invitation.
  */
-export async function inviteAccounts(tx: Transaction, publicUrl: string, accounts: readonly { id: number; email: string; firstName: string }[]) {
+export async function inviteAccounts(
+  tx: Transaction,
+  publicUrl: string,
+  accounts: readonly { id: number; email: string; firstName: string }[],
+  shelter?: string,
+) {
   if (accounts.length === 0) return;
   const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 3600_000);
   const links = accounts.map((account) => ({ account, token: randomBytes(32).toString('base64url') }));
@@ -18,7 +24,7 @@ export async function inviteAccounts(tx: Transaction, publicUrl: string, account
   await tx.insert(mailOutbox).values(
     links.map(({ account, token }) => ({
       recipient: account.email,
-      ...invitationEmail(account.firstName, `${publicUrl}${paths.resetPassword}?${new URLSearchParams({ email: account.email, code: token })}`),
+      ...invitationEmail(account.firstName, `${publicUrl}${paths.resetPassword}?${new URLSearchParams({ email: account.email, code: token })}`, shelter),
     })),
   );
 }

@@ -183,19 +183,30 @@ export function PetPhotoField({ disabled = false, storedImageUrl = null, error }
   );
 }
 
+/** The brand of the pet's first chip. */
+export function PetChipBrandField({ disabled = false }: FieldProps) {
+  const staticData = useStaticData();
+  return (
+    <FormSelect
+      control={usePetForm().control}
+      name="chipTypeId"
+      label="Microchip Brand"
+      emptyOption="None"
+      options={staticData.data?.brands}
+      disabled={disabled}
+    />
+  );
+}
+
 interface PetFieldsProps extends FieldProps {
   /** The stored photo's address when the pet has one (edit form). */
   storedImageUrl?: string | null;
 }
 
-/** The pet form's fields (spec 2.4), shared by registration and the owner's edit form. */
-export function PetFields({ disabled = false, storedImageUrl = null }: PetFieldsProps) {
-  const { control } = usePetForm();
-  const chipId = useWatch({ control, name: 'chipId' });
-  const staticData = useStaticData();
-
+/** Name, species, breeds, sex, date of birth and weight under their title, as items of the form's grid. */
+export function PetDetailsSection({ disabled = false }: FieldProps) {
   return (
-    <Grid container spacing={2}>
+    <>
       <FormSection title="Pet details" />
       <Grid size={{ xs: 12, sm: 6 }}>
         <PetNameField disabled={disabled} />
@@ -215,6 +226,49 @@ export function PetFields({ disabled = false, storedImageUrl = null }: PetFields
       <Grid size={{ xs: 12, sm: 6 }}>
         <PetWeightField disabled={disabled} />
       </Grid>
+    </>
+  );
+}
+
+/** The last rabies vaccine and spayed/neutered under their title, as items of the form's grid. */
+export function PetHealthSection({ disabled = false }: FieldProps) {
+  const { control } = usePetForm();
+  return (
+    <>
+      <FormSection title="Health" />
+      <Grid size={{ xs: 12, sm: 6 }}>
+        <PetRabiesVaccineField disabled={disabled} />
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6 }} sx={{ display: 'flex', alignItems: 'center' }}>
+        <FormCheckbox control={control} name="spayedNeutered" label="Spayed/Neutered" disabled={disabled} />
+      </Grid>
+    </>
+  );
+}
+
+/** The photo and the notes under their title, as items of the form's grid. */
+export function PetPhotoAndNotesSection({ disabled = false, storedImageUrl = null }: PetFieldsProps) {
+  return (
+    <>
+      <FormSection title="Photo and notes" />
+      <Grid size={12}>
+        <PetPhotoField disabled={disabled} storedImageUrl={storedImageUrl} />
+      </Grid>
+      <Grid size={12}>
+        <PetNotesField disabled={disabled} />
+      </Grid>
+    </>
+  );
+}
+
+/** The pet form's fields (spec 2.4), shared by registration and the owner's edit form. */
+export function PetFields({ disabled = false, storedImageUrl = null }: PetFieldsProps) {
+  const { control } = usePetForm();
+  const chipId = useWatch({ control, name: 'chipId' });
+
+  return (
+    <Grid container spacing={2}>
+      <PetDetailsSection disabled={disabled} />
 
       <FormSection title="Microchip" />
       <Grid size={{ xs: 12, sm: 6 }}>
@@ -231,14 +285,7 @@ export function PetFields({ disabled = false, storedImageUrl = null }: PetFields
         <FormTextField control={control} name="confirmChip" label="Confirm Microchip ID" disabled={disabled} autoComplete="off" />
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>
-        <FormSelect
-          control={control}
-          name="chipTypeId"
-          label="Microchip Brand"
-          emptyOption="None"
-          options={staticData.data?.brands}
-          disabled={disabled}
-        />
+        <PetChipBrandField disabled={disabled} />
       </Grid>
       {!disabled && (
         <Grid size={12}>
@@ -246,21 +293,9 @@ export function PetFields({ disabled = false, storedImageUrl = null }: PetFields
         </Grid>
       )}
 
-      <FormSection title="Health" />
-      <Grid size={{ xs: 12, sm: 6 }}>
-        <PetRabiesVaccineField disabled={disabled} />
-      </Grid>
-      <Grid size={{ xs: 12, sm: 6 }} sx={{ display: 'flex', alignItems: 'center' }}>
-        <FormCheckbox control={control} name="spayedNeutered" label="Spayed/Neutered" disabled={disabled} />
-      </Grid>
+      <PetHealthSection disabled={disabled} />
 
-      <FormSection title="Photo and notes" />
-      <Grid size={12}>
-        <PetPhotoField disabled={disabled} storedImageUrl={storedImageUrl} />
-      </Grid>
-      <Grid size={12}>
-        <PetNotesField disabled={disabled} />
-      </Grid>
+      <PetPhotoAndNotesSection disabled={disabled} storedImageUrl={storedImageUrl} />
       <Grid size={12}>
         <FormCheckbox
           control={control}

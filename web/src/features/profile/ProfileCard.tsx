@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { formatPhone, isSameEmail, messages, profileFormSchema, ui, type ProfileInput, type User } from '@petreg/contract';
+import { isSameEmail, messages, profileFormSchema, ui, type ProfileInput, type User } from '@petreg/contract';
 import { Edit } from '@mui/icons-material';
 import { Alert, Box, Button, Card, CardContent, CardHeader, Grid, LinearProgress } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
@@ -7,31 +7,20 @@ import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { firstError } from '../../app/api';
 import { toast } from '../../app/toast';
-import { FormCheckbox } from '../../components/FormCheckbox';
-import { FormSelect } from '../../components/FormSelect';
 import { FormTextField } from '../../components/FormTextField';
 import { ImageField } from '../../components/ImageField';
 import { PasswordField } from '../../components/PasswordField';
 import noPhoto from '../../components/images/person.svg';
 import { useSession } from '../auth/session';
-import { currentUserKey, useStates, useUpdateProfile, type ProfileUpdate } from './api';
+import { accountFormValues, AddressFields, NameFields, NotificationSwitches } from './AccountFields';
+import { currentUserKey, useUpdateProfile, type ProfileUpdate } from './api';
 import { EditActions } from '../../components/EditActions';
 
-function formValues({ data }: User): ProfileInput {
+function formValues(user: User): ProfileInput {
   return {
-    firstName: data.firstName,
-    lastName: data.lastName,
-    email: data.email,
-    phoneNumber: formatPhone(data.phoneNumber),
-    address1: data.address1 ?? '',
-    address2: data.address2 ?? '',
-    city: data.city ?? '',
-    stateId: data.stateId,
-    zipcode: data.zipcode ?? '',
-    notifyByEmail: data.notifyByEmail,
-    notifyBySms: data.notifyBySms,
+    ...accountFormValues(user),
     // The stored photo's name keeps it; a newly chosen one is sent as a data URL.
-    photo: data.photoUrl?.split('/').at(-1) ?? null,
+    photo: user.data.photoUrl?.split('/').at(-1) ?? null,
     currentPassword: '',
   };
 }
@@ -41,7 +30,6 @@ export function ProfileCard({ user }: { user: User }) {
   const session = useSession();
   const queryClient = useQueryClient();
   const update = useUpdateProfile(user.id);
-  const states = useStates();
   const [editing, setEditing] = useState(false);
   const [settling, setSettling] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -130,12 +118,7 @@ export function ProfileCard({ user }: { user: User }) {
                 )}
               />
             </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <FormTextField control={control} name="firstName" label="First Name" autoComplete="given-name" disabled={readOnly} />
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <FormTextField control={control} name="lastName" label="Last Name" autoComplete="family-name" disabled={readOnly} />
-            </Grid>
+            <NameFields control={control} disabled={readOnly} autoFill />
             <Grid size={{ xs: 12, sm: 6 }}>
               <FormTextField
                 control={control}
@@ -170,35 +153,8 @@ export function ProfileCard({ user }: { user: User }) {
                 helperText={editing && !notifyBySms ? 'Turn on SMS notifications to change it' : undefined}
               />
             </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <FormTextField control={control} name="address1" label="Address 1" autoComplete="address-line1" disabled={readOnly} />
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <FormTextField control={control} name="address2" label="Address 2" autoComplete="address-line2" disabled={readOnly} />
-            </Grid>
-            <Grid size={{ xs: 12, sm: 5 }}>
-              <FormTextField control={control} name="city" label="City" autoComplete="address-level2" disabled={readOnly} />
-            </Grid>
-            <Grid size={{ xs: 12, sm: 4 }}>
-              <FormSelect
-                control={control}
-                name="stateId"
-                label="State"
-                options={states.data}
-                emptyOption="None"
-                disabled={readOnly}
-                helperText={states.isError ? 'The list of states could not be loaded' : undefined}
-              />
-            </Grid>
-            <Grid size={{ xs: 12, sm: 3 }}>
-              <FormTextField control={control} name="zipcode" label="Zip Code" autoComplete="postal-code" disabled={readOnly} />
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <FormCheckbox control={control} name="notifyByEmail" label="Email notifications" variant="switch" disabled={readOnly} />
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <FormCheckbox control={control} name="notifyBySms" label="SMS notifications" variant="switch" disabled={readOnly} />
-            </Grid>
+            <AddressFields control={control} disabled={readOnly} autoFill />
+            <NotificationSwitches control={control} disabled={readOnly} />
           </Grid>
         </CardContent>
         {editing && <EditActions onCancel={cancel} saving={update.isPending} />}

@@ -4,7 +4,6 @@ import {
   isChipMessage,
   messages,
   paths,
-  toApiDate,
   withId,
   type AdminPet,
   type AdminPetInput,
@@ -19,38 +18,16 @@ import { ApiError } from '../../../app/api';
 import { toast } from '../../../app/toast';
 import { EditActions } from '../../../components/EditActions';
 import { FormCheckbox } from '../../../components/FormCheckbox';
-import { FormSelect } from '../../../components/FormSelect';
 import { FormTextField } from '../../../components/FormTextField';
-import { useStaticData } from '../../pets/api';
-import {
-  FormSection,
-  PetBreedsField,
-  PetDobField,
-  PetNameField,
-  PetNotesField,
-  PetPhotoField,
-  PetRabiesVaccineField,
-  PetSexField,
-  PetSpeciesField,
-  PetWeightField,
-} from '../../pets/PetFields';
+import { FormSection, PetChipBrandField, PetDetailsSection, PetHealthSection, PetPhotoAndNotesSection } from '../../pets/PetFields';
+import { petFieldValues } from '../../pets/petFormValues';
 import { isRegistered, registrationStatus } from '../../pets/petDisplay';
 import { useUpdateAdminPet } from './api';
 
 function formValues(pet: AdminPet): AdminPetInput {
   return {
-    id: pet.id,
-    name: pet.name,
+    ...petFieldValues(pet),
     speciesId: pet.speciesId ?? 0,
-    breeds: pet.breeds,
-    sex: pet.sex,
-    dob: toApiDate(pet.dob),
-    lastRabiesVaccine: toApiDate(pet.lastRabiesVaccine),
-    approximateWeight: pet.approximateWeight,
-    spayedNeutered: pet.spayedNeutered,
-    notes: pet.notes ?? '',
-    // The stored name keeps the photo; a newly chosen one replaces it with a data URL.
-    image: pet.image,
     microchip1: pet.microchip1 ?? '',
     chipTypeId: pet.chips[0]?.chipTypeId ?? null,
     isChipActive: pet.isChipActive,
@@ -65,7 +42,6 @@ function formValues(pet: AdminPet): AdminPetInput {
 export function AdminPetCard({ pet }: { pet: AdminPet }) {
   const navigate = useNavigate();
   const update = useUpdateAdminPet(pet.id);
-  const staticData = useStaticData();
   const [editing, setEditing] = useState(false);
   const form = useForm<AdminPetInput, unknown, AdminPetUpdate>({
     resolver: zodResolver(adminPetSchema),
@@ -120,59 +96,22 @@ export function AdminPetCard({ pet }: { pet: AdminPet }) {
               <Grid size={12}>
                 <FormCheckbox control={control} name="isActive" label="Enabled" variant="switch" disabled={readOnly} />
               </Grid>
-              <FormSection title="Pet details" />
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <PetNameField disabled={readOnly} />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <PetSpeciesField disabled={readOnly} />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <PetBreedsField disabled={readOnly} />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <PetSexField disabled={readOnly} />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <PetDobField disabled={readOnly} />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <PetWeightField disabled={readOnly} />
-              </Grid>
+              <PetDetailsSection disabled={readOnly} />
 
               <FormSection title="Microchip" />
               <Grid size={{ xs: 12, sm: 6 }}>
                 <FormTextField control={control} name="microchip1" label="Microchip ID" autoComplete="off" disabled={readOnly} />
               </Grid>
               <Grid size={{ xs: 12, sm: 6 }}>
-                <FormSelect
-                  control={control}
-                  name="chipTypeId"
-                  label="Microchip Brand"
-                  emptyOption="None"
-                  options={staticData.data?.brands}
-                  disabled={readOnly}
-                />
+                <PetChipBrandField disabled={readOnly} />
               </Grid>
               <Grid size={12}>
                 <FormCheckbox control={control} name="isChipActive" label="Chip Enabled" variant="switch" disabled={readOnly} />
               </Grid>
 
-              <FormSection title="Health" />
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <PetRabiesVaccineField disabled={readOnly} />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 6 }} sx={{ display: 'flex', alignItems: 'center' }}>
-                <FormCheckbox control={control} name="spayedNeutered" label="Spayed/Neutered" disabled={readOnly} />
-              </Grid>
+              <PetHealthSection disabled={readOnly} />
 
-              <FormSection title="Photo and notes" />
-              <Grid size={12}>
-                <PetPhotoField disabled={readOnly} storedImageUrl={pet.imageUrl} />
-              </Grid>
-              <Grid size={12}>
-                <PetNotesField disabled={readOnly} />
-              </Grid>
+              <PetPhotoAndNotesSection disabled={readOnly} storedImageUrl={pet.imageUrl} />
             </Grid>
           </CardContent>
           {editing && <EditActions onCancel={cancel} saving={update.isPending} />}
