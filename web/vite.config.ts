@@ -48,16 +48,13 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // Libraries change less often than the app: separate chunks stay cached across releases.
     rolldownOptions: {
       output: {
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
-            { name: 'mui', test: /node_modules[\\/](@mui|@emotion|@popperjs|stylis|notistack)[\\/]/ },
-            // Only the legal pages render markdown: its chunk loads with them, not with every page.
+            { name: 'phone', test: /node_modules[\\/]libphonenumber-js[\\/]/ },
             { name: 'markdown', test: /node_modules[\\/]markdown-to-jsx[\\/]/ },
-            { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },
       },

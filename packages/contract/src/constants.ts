@@ -16,6 +16,16 @@ export const roleGroups = {
   onlyGuest: [],
 } as const satisfies Record<string, readonly Role[]>;
 
+/**
+ * A pet's sex as stored. Here rather than beside the pet schemas: the public profile shows it, and
+ * importing pet.ts would bring its schemas and the phone-number metadata into the public pages.
+ */
+export const sexes = [
+  { id: 0, name: 'Unknown' },
+  { id: 1, name: 'Male' },
+  { id: 2, name: 'Female' },
+] as const;
+
 export const limits = {
   breedsMax: 3,
   notesMax: 200,

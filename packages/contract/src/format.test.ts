@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatRegisteredUntil, toApiDate } from './format.js';
+import { formatDate, formatPhone, formatRegisteredUntil, toApiDate } from './format.js';
 
 describe('dates', () => {
   it('shows MM/DD/YYYY, sends YYYY-MM-DD or null, and registered-until as MMM DD, YYYY', () => {
@@ -9,5 +9,14 @@ describe('dates', () => {
     expect(toApiDate('')).toBeNull();
     expect(formatRegisteredUntil('2027-03-09')).toBe('Mar 09, 2027');
     expect(formatRegisteredUntil('2027-03-09T00:30:00.000Z')).toBe('Mar 09, 2027');
+  });
+});
+
+describe('phone numbers', () => {
+  it('shows a stored number as (xxx) xxx - xxxx', () => {
+    expect(formatPhone('+14155552671')).toBe('(415) 555 - 2671');
+    expect(formatPhone('4155552671')).toBe('(415) 555 - 2671');
+    expect(formatPhone('+442071838750')).toBe('+442071838750');
+    expect(formatPhone(null)).toBe('');
   });
 });

@@ -17,3 +17,15 @@ export function toApiDate(value: string | Date | null | undefined): string | nul
 export function formatRegisteredUntil(value: string | Date): string {
   return dayjs.utc(value).format('MMM DD, YYYY');
 }
+
+/**
+ * Shows a stored +1 number as (xxx) xxx - xxxx; other numbers as they are stored. Plain digits, not
+ * the phone-number library: the public profile shows numbers without loading its metadata.
+ */
+export function formatPhone(value: string | null | undefined): string {
+  if (!value) return '';
+  const digits = value.replace(/\D/g, '');
+  const national = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
+  if (national.length !== 10) return value;
+  return `(${national.slice(0, 3)}) ${national.slice(3, 6)} - ${national.slice(6)}`;
+}

@@ -6,12 +6,6 @@ import { messages } from './messages.js';
 import { normalisePhone } from './phone.js';
 import { optionalZipCodeField } from './place.js';
 
-export const sexes = [
-  { id: 0, name: 'Unknown' },
-  { id: 1, name: 'Male' },
-  { id: 2, name: 'Female' },
-] as const;
-
 const notFuture = (v: string | null | undefined) => !v || v <= new Date().toISOString().slice(0, 10);
 
 export const breedRef = z.object(

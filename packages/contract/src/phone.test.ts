@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPhone, isValidPhone, normalisePhone } from './phone.js';
+import { isValidPhone, normalisePhone } from './phone.js';
 
 describe('phone numbers', () => {
   it.each([
@@ -16,12 +16,5 @@ describe('phone numbers', () => {
     expect(isValidPhone('555-0000')).toBe(false);
     expect(isValidPhone('hello')).toBe(false);
     expect(normalisePhone('hello')).toBeNull();
-  });
-
-  it('shows a stored number as (xxx) xxx - xxxx', () => {
-    expect(formatPhone('+14155552671')).toBe('(415) 555 - 2671');
-    expect(formatPhone('4155552671')).toBe('(415) 555 - 2671');
-    expect(formatPhone('+442071838750')).toBe('+442071838750');
-    expect(formatPhone(null)).toBe('');
   });
 });

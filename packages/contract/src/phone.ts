@@ -13,12 +13,3 @@ export function normalisePhone(value: string): string | null {
   const parsed = parsePhoneNumberFromString(value, 'US');
   return parsed ? parsed.number : null;
 }
-
-/** Shows a stored +1 number as (xxx) xxx - xxxx; other numbers as they are stored. */
-export function formatPhone(value: string | null | undefined): string {
-  if (!value) return '';
-  const digits = value.replace(/\D/g, '');
-  const national = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
-  if (national.length !== 10) return value;
-  return `(${national.slice(0, 3)}) ${national.slice(3, 6)} - ${national.slice(6)}`;
-}

@@ -1,42 +1,25 @@
 import { legalDocuments, paths, roleGroups } from '@petreg/contract';
+import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
-import { AdminDashboardPage } from '../features/admin/AdminDashboardPage';
-import { AdminSitesPage } from '../features/admin/AdminSitesPage';
-import { MailLogPage } from '../features/admin/MailLogPage';
-import { AdminSearchPage } from '../features/admin/search/AdminSearchPage';
-import { AdminUsersPage } from '../features/admin/search/AdminUsersPage';
-import { CardPaymentsPage } from '../features/admin/search/CardPaymentsPage';
-import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
-import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
-import { SignInPage } from '../features/auth/SignInPage';
-import { SignOutPage } from '../features/auth/SignOutPage';
-import { SignUpFormPage } from '../features/auth/SignUpFormPage';
-import { SignUpAccess } from '../features/auth/SignUpAccess';
-import { SignUpPage } from '../features/auth/SignUpPage';
-import { DashboardPage } from '../features/dashboard/DashboardPage';
-import { AddPetPage } from '../features/pets/AddPetPage';
-import { PetRegisterPage } from '../features/pets/PetRegisterPage';
-import { PetsPage } from '../features/pets/PetsPage';
-import { PetUpdatePage } from '../features/pets/PetUpdatePage';
-import { BillingPage } from '../features/payments/BillingPage';
-import { CheckoutPage } from '../features/payments/CheckoutPage';
-import { PaymentCompletePage } from '../features/payments/PaymentCompletePage';
-import { ClientPetCheckoutPage, PetSubscriptionPage } from '../features/payments/PlanSelectionPage';
-import { PerksPage } from '../features/perks/PerksPage';
-import { ConfirmEmailPage } from '../features/profile/ConfirmEmailPage';
-import { ProfilePage } from '../features/profile/ProfilePage';
+import { CenteredSpinner } from '../components/CenteredSpinner';
 import { HealthCheckPage } from '../features/public/HealthCheckPage';
 import { MicrochipLookupPage } from '../features/public/MicrochipLookupPage';
-import { NotFoundPage } from '../features/public/NotFoundPage';
 import { PetProfilePage } from '../features/public/PetProfilePage';
 import { ShortLinkPage } from '../features/public/ShortLinkPage';
 import { GuestOnly, RequireRole, RequireStoredToken } from './access';
-import { Shell } from './shell/Shell';
 
 /** Admins may open the owners' screens too (spec 6). */
 const ownerRoles = [...roleGroups.user, ...roleGroups.admin];
 /** Spec 6: the sign-up flow's own screens (pet-register, plan choice, completion). */
 const signUpFlowRoles = ['customer', 'admin'] as const;
+
+/**
+ * A screen loaded when first opened (the module exporting it as `name`): the public lookup and profile
+ * stay light, and the owners' and administrators' screens cost nothing until someone signs in.
+ */
+function page<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
+  return async () => ({ Component: (await load())[name] });
+}
 
 /** The vet screens load when first opened; the dashboard and pet page carry only their vet cards. */
 const vetProfile = (variant: 'portal' | 'plain') => () =>
@@ -44,128 +27,134 @@ const vetProfile = (variant: 'portal' | 'plain') => () =>
 
 /** The route table of spec 2.1, as far as this increment goes. */
 export const router = createBrowserRouter([
-  { index: true, element: <Navigate to={paths.client} replace /> },
   {
-    element: <SignUpAccess />,
+    // Opening the portal on a lazily loaded screen shows the spinner a signed-in session loads behind.
+    hydrateFallbackElement: <CenteredSpinner fullScreen />,
     children: [
-      { path: paths.signUp, element: <SignUpPage /> },
-      { path: paths.signUpForm, element: <SignUpFormPage /> },
-    ],
-  },
-  {
-    element: <GuestOnly />,
-    children: [
-      { path: paths.signIn, element: <SignInPage /> },
-      { path: paths.forgotPassword, element: <ForgotPasswordPage /> },
-      { path: paths.resetPassword, element: <ResetPasswordPage /> },
-    ],
-  },
-  {
-    element: <RequireRole roles={signUpFlowRoles} />,
-    children: [
-      { path: paths.petRegister, element: <PetRegisterPage /> },
-      { path: paths.petRegistrationComplete, element: <PaymentCompletePage /> },
-    ],
-  },
-  {
-    element: <RequireStoredToken />,
-    children: [
+      { index: true, element: <Navigate to={paths.client} replace /> },
+      {
+        lazy: page(() => import('../features/auth/SignUpAccess'), 'SignUpAccess'),
+        children: [
+          { path: paths.signUp, lazy: page(() => import('../features/auth/SignUpPage'), 'SignUpPage') },
+          { path: paths.signUpForm, lazy: page(() => import('../features/auth/SignUpFormPage'), 'SignUpFormPage') },
+        ],
+      },
+      {
+        element: <GuestOnly />,
+        children: [
+          { path: paths.signIn, lazy: page(() => import('../features/auth/SignInPage'), 'SignInPage') },
+          { path: paths.forgotPassword, lazy: page(() => import('../features/auth/ForgotPasswordPage'), 'ForgotPasswordPage') },
+          { path: paths.resetPassword, lazy: page(() => import('../features/auth/ResetPasswordPage'), 'ResetPasswordPage') },
+        ],
+      },
       {
         element: <RequireRole roles={signUpFlowRoles} />,
-        children: [{ path: `${paths.petSubscription}/:id`, element: <PetSubscriptionPage /> }],
+        children: [
+          { path: paths.petRegister, lazy: page(() => import('../features/pets/PetRegisterPage'), 'PetRegisterPage') },
+          { path: paths.petRegistrationComplete, lazy: page(() => import('../features/payments/PaymentCompletePage'), 'PaymentCompletePage') },
+        ],
       },
-    ],
-  },
-  // The portal's own card checkout (embedded payments): a page of its own, like a hosted checkout.
-  {
-    element: <RequireRole roles={ownerRoles} />,
-    children: [{ path: `${paths.checkout}/:sessionId`, element: <CheckoutPage /> }],
-  },
-  { path: paths.signOut, element: <SignOutPage /> },
-  { path: paths.healthcheck, element: <HealthCheckPage /> },
-  // Opened from the link mailed to a new e-mail address, signed in or not.
-  { path: paths.confirmEmail, element: <ConfirmEmailPage /> },
-  // Spec 4: the access guard always lets these through, signed in or not.
-  { path: paths.microchipLookup, element: <MicrochipLookupPage /> },
-  { path: `${paths.petProfiles}/:id?`, element: <PetProfilePage /> },
-  { path: `${paths.short}/:id`, element: <ShortLinkPage /> },
-  // The support panel's and footers' legal links: public, so guests and owners alike can read them.
-  // Loaded when opened: the markdown renderer is needed on these two pages only.
-  ...legalDocuments.map((document) => ({
-    path: paths[document],
-    lazy: () => import('../features/public/LegalPage').then(({ LegalPage }) => ({ element: <LegalPage document={document} /> })),
-  })),
-  // The older vet pages (spec 2.1): the vet's page under a plain header linking home, outside the shell.
-  {
-    element: <RequireRole roles={ownerRoles} />,
-    children: [
-      { path: `${paths.clientVetDetail}/:id`, lazy: vetProfile('plain') },
-      { path: `${paths.clientVetProfile}/:id`, lazy: vetProfile('plain') },
-    ],
-  },
-  {
-    element: <Shell />,
-    children: [
+      {
+        element: <RequireStoredToken />,
+        children: [
+          {
+            element: <RequireRole roles={signUpFlowRoles} />,
+            children: [{ path: `${paths.petSubscription}/:id`, lazy: page(() => import('../features/payments/PlanSelectionPage'), 'PetSubscriptionPage') }],
+          },
+        ],
+      },
+      // The portal's own card checkout (embedded payments): a page of its own, like a hosted checkout.
+      {
+        element: <RequireRole roles={ownerRoles} />,
+        children: [{ path: `${paths.checkout}/:sessionId`, lazy: page(() => import('../features/payments/CheckoutPage'), 'CheckoutPage') }],
+      },
+      { path: paths.signOut, lazy: page(() => import('../features/auth/SignOutPage'), 'SignOutPage') },
+      { path: paths.healthcheck, element: <HealthCheckPage /> },
+      // Opened from the link mailed to a new e-mail address, signed in or not.
+      { path: paths.confirmEmail, lazy: page(() => import('../features/profile/ConfirmEmailPage'), 'ConfirmEmailPage') },
+      // Spec 4: the access guard always lets these through, signed in or not.
+      { path: paths.microchipLookup, element: <MicrochipLookupPage /> },
+      { path: `${paths.petProfiles}/:id?`, element: <PetProfilePage /> },
+      { path: `${paths.short}/:id`, element: <ShortLinkPage /> },
+      // The support panel's and footers' legal links: public, so guests and owners alike can read them.
+      // Loaded when opened: the markdown renderer is needed on these two pages only.
+      ...legalDocuments.map((document) => ({
+        path: paths[document],
+        lazy: () => import('../features/public/LegalPage').then(({ LegalPage }) => ({ element: <LegalPage document={document} /> })),
+      })),
+      // The older vet pages (spec 2.1): the vet's page under a plain header linking home, outside the shell.
       {
         element: <RequireRole roles={ownerRoles} />,
         children: [
-          { path: paths.client, element: <DashboardPage /> },
-          { path: paths.clientDashboard, element: <DashboardPage /> },
-          { path: paths.clientPets, element: <PetsPage /> },
-          { path: paths.clientPetAdd, element: <AddPetPage /> },
-          { path: paths.clientPetRegister, element: <AddPetPage /> },
-          { path: `${paths.clientPetUpdate}/:id`, element: <PetUpdatePage /> },
-          { path: paths.clientProfile, element: <ProfilePage /> },
-          { path: `${paths.clientPetCheckout}/:id`, element: <ClientPetCheckoutPage /> },
-          { path: paths.clientPerks, element: <PerksPage /> },
-          { path: paths.clientMemberPerks, element: <PerksPage /> },
-          { path: paths.billing, element: <BillingPage /> },
-          {
-            path: `${paths.clientAddVet}/:petId?`,
-            lazy: () => import('../features/vets/VetSearchPage').then(({ VetSearchPage }) => ({ element: <VetSearchPage /> })),
-          },
-          {
-            path: `${paths.clientAddVetOnPet}/:id?`,
-            lazy: () => import('../features/vets/AssignVetPage').then(({ AssignVetPage }) => ({ element: <AssignVetPage /> })),
-          },
-          { path: `${paths.clientVetInfo}/:id`, lazy: vetProfile('portal') },
-          // Lost pet alerts: loaded when opened, like the legal pages.
-          {
-            path: paths.clientAddAlert,
-            lazy: () => import('../features/alerts/AlertsPage').then(({ AlertsPage }) => ({ element: <AlertsPage /> })),
-          },
-          {
-            path: `${paths.clientAddAlert}/:id`,
-            lazy: () => import('../features/alerts/LostAlertFormPage').then(({ LostAlertFormPage }) => ({ element: <LostAlertFormPage /> })),
-          },
-          {
-            path: `${paths.clientAddAlert}/:id/sent`,
-            lazy: () => import('../features/alerts/AlertSentPage').then(({ AlertSentPage }) => ({ element: <AlertSentPage /> })),
-          },
+          { path: `${paths.clientVetDetail}/:id`, lazy: vetProfile('plain') },
+          { path: `${paths.clientVetProfile}/:id`, lazy: vetProfile('plain') },
         ],
       },
       {
-        element: <RequireRole roles={roleGroups.admin} />,
+        lazy: page(() => import('./shell/Shell'), 'Shell'),
         children: [
-          { path: paths.adminDashboard, element: <AdminDashboardPage /> },
-          { path: paths.admin, element: <AdminDashboardPage /> },
-          { path: paths.adminSites, element: <AdminSitesPage /> },
           {
-            path: `${paths.adminPet}/:id`,
-            lazy: () => import('../features/admin/records/AdminPetPage').then(({ AdminPetPage }) => ({ element: <AdminPetPage /> })),
+            element: <RequireRole roles={ownerRoles} />,
+            children: [
+              { path: paths.client, lazy: page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage') },
+              { path: paths.clientDashboard, lazy: page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage') },
+              { path: paths.clientPets, lazy: page(() => import('../features/pets/PetsPage'), 'PetsPage') },
+              { path: paths.clientPetAdd, lazy: page(() => import('../features/pets/AddPetPage'), 'AddPetPage') },
+              { path: paths.clientPetRegister, lazy: page(() => import('../features/pets/AddPetPage'), 'AddPetPage') },
+              { path: `${paths.clientPetUpdate}/:id`, lazy: page(() => import('../features/pets/PetUpdatePage'), 'PetUpdatePage') },
+              { path: paths.clientProfile, lazy: page(() => import('../features/profile/ProfilePage'), 'ProfilePage') },
+              { path: `${paths.clientPetCheckout}/:id`, lazy: page(() => import('../features/payments/PlanSelectionPage'), 'ClientPetCheckoutPage') },
+              { path: paths.clientPerks, lazy: page(() => import('../features/perks/PerksPage'), 'PerksPage') },
+              { path: paths.clientMemberPerks, lazy: page(() => import('../features/perks/PerksPage'), 'PerksPage') },
+              { path: paths.billing, lazy: page(() => import('../features/payments/BillingPage'), 'BillingPage') },
+              {
+                path: `${paths.clientAddVet}/:petId?`,
+                lazy: page(() => import('../features/vets/VetSearchPage'), 'VetSearchPage'),
+              },
+              {
+                path: `${paths.clientAddVetOnPet}/:id?`,
+                lazy: page(() => import('../features/vets/AssignVetPage'), 'AssignVetPage'),
+              },
+              { path: `${paths.clientVetInfo}/:id`, lazy: vetProfile('portal') },
+              // Lost pet alerts: loaded when opened, like the legal pages.
+              {
+                path: paths.clientAddAlert,
+                lazy: page(() => import('../features/alerts/AlertsPage'), 'AlertsPage'),
+              },
+              {
+                path: `${paths.clientAddAlert}/:id`,
+                lazy: page(() => import('../features/alerts/LostAlertFormPage'), 'LostAlertFormPage'),
+              },
+              {
+                path: `${paths.clientAddAlert}/:id/sent`,
+                lazy: page(() => import('../features/alerts/AlertSentPage'), 'AlertSentPage'),
+              },
+            ],
           },
           {
-            path: paths.bulkPetUpload,
-            lazy: () => import('../features/admin/bulkUpload/BulkPetUploadPage').then(({ BulkPetUploadPage }) => ({ element: <BulkPetUploadPage /> })),
+            element: <RequireRole roles={roleGroups.admin} />,
+            children: [
+              { path: paths.adminDashboard, lazy: page(() => import('../features/admin/AdminDashboardPage'), 'AdminDashboardPage') },
+              { path: paths.admin, lazy: page(() => import('../features/admin/AdminDashboardPage'), 'AdminDashboardPage') },
+              { path: paths.adminSites, lazy: page(() => import('../features/admin/AdminSitesPage'), 'AdminSitesPage') },
+              {
+                path: `${paths.adminPet}/:id`,
+                lazy: page(() => import('../features/admin/records/AdminPetPage'), 'AdminPetPage'),
+              },
+              {
+                path: paths.bulkPetUpload,
+                lazy: page(() => import('../features/admin/bulkUpload/BulkPetUploadPage'), 'BulkPetUploadPage'),
+              },
+              { path: paths.adminSendEmail, lazy: page(() => import('../features/admin/MailLogPage'), 'MailLogPage') },
+              { path: paths.adminSearch, lazy: page(() => import('../features/admin/search/AdminSearchPage'), 'AdminSearchPage') },
+              { path: `${paths.adminUsers}/:searchkey`, lazy: page(() => import('../features/admin/search/AdminUsersPage'), 'AdminUsersPage') },
+              { path: `${paths.adminStripeSearch}/:searchkey`, lazy: page(() => import('../features/admin/search/CardPaymentsPage'), 'CardPaymentsPage') },
+            ],
           },
-          { path: paths.adminSendEmail, element: <MailLogPage /> },
-          { path: paths.adminSearch, element: <AdminSearchPage /> },
-          { path: `${paths.adminUsers}/:searchkey`, element: <AdminUsersPage /> },
-          { path: `${paths.adminStripeSearch}/:searchkey`, element: <CardPaymentsPage /> },
+          { path: paths.notFound, lazy: page(() => import('../features/public/NotFoundPage'), 'NotFoundPage') },
         ],
       },
-      { path: paths.notFound, element: <NotFoundPage /> },
+      { path: '*', element: <Navigate to={paths.signUp} replace /> },
     ],
   },
-  { path: '*', element: <Navigate to={paths.signUp} replace /> },
 ]);
