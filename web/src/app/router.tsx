@@ -4,8 +4,6 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { CenteredSpinner } from '../components/CenteredSpinner';
 import { HealthCheckPage } from '../features/public/HealthCheckPage';
 import { MicrochipLookupPage } from '../features/public/MicrochipLookupPage';
-import { PetProfilePage } from '../features/public/PetProfilePage';
-import { ShortLinkPage } from '../features/public/ShortLinkPage';
 import { GuestOnly, RequireRole, RequireStoredToken } from './access';
 
 /** Admins may open the owners' screens too (spec 6). */
@@ -72,10 +70,11 @@ export const router = createBrowserRouter([
       { path: paths.healthcheck, element: <HealthCheckPage /> },
       // Opened from the link mailed to a new e-mail address, signed in or not.
       { path: paths.confirmEmail, lazy: page(() => import('../features/profile/ConfirmEmailPage'), 'ConfirmEmailPage') },
-      // Spec 4: the access guard always lets these through, signed in or not.
+      // Spec 4: the access guard always lets these through, signed in or not. The lookup, what finders
+      // open most, comes with the app's own script; a profile loads its card when opened.
       { path: paths.microchipLookup, element: <MicrochipLookupPage /> },
-      { path: `${paths.petProfiles}/:id?`, element: <PetProfilePage /> },
-      { path: `${paths.short}/:id`, element: <ShortLinkPage /> },
+      { path: `${paths.petProfiles}/:id?`, lazy: page(() => import('../features/public/PetProfilePage'), 'PetProfilePage') },
+      { path: `${paths.short}/:id`, lazy: page(() => import('../features/public/ShortLinkPage'), 'ShortLinkPage') },
       // The support panel's and footers' legal links: public, so guests and owners alike can read them.
       // Loaded when opened: the markdown renderer is needed on these two pages only.
       ...legalDocuments.map((document) => ({

@@ -1,8 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   chipFormats,
   messages,
-  microchipLookupSchema,
   paths,
   support,
   type ChipNumberInfo,
@@ -24,17 +22,24 @@ import {
   Typography,
 } from '@mui/material';
 import type { FormEvent } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { ApiError } from '../../app/api';
 import { useSupportContact } from '../../app/settings';
 import { useMicrochipLookup } from './api';
 
+/**
+ * Validates with the contract's lookup schema, loaded on the first search: a finder sees the page
+ * without waiting for zod, and the number is checked by the same rules.
+ */
+const resolver: Resolver<MicrochipLookupInput, unknown, { id: string }> = async (...args) =>
+  (await import('./lookupResolver')).lookupResolver(...args);
+
 /** The lookup box with its answer: the lookup page's, and the one on an unknown pet profile. */
 export function MicrochipLookup() {
   const lookup = useMicrochipLookup();
   const form = useForm<MicrochipLookupInput, unknown, { id: string }>({
-    resolver: zodResolver(microchipLookupSchema),
+    resolver,
     defaultValues: { id: '' },
   });
   const typed = useWatch({ control: form.control, name: 'id' });
