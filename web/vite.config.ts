@@ -48,13 +48,22 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // Libraries outside these groups are split by the screens that use them (the router loads screens
+    // when opened), so the public lookup and profile carry only what they render: a group of all MUI or
+    // of all vendors would load on every page. The groups stay whole, cached across releases.
     rolldownOptions: {
       output: {
         codeSplitting: {
           groups: [
+            // Every page needs React and the router.
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+            // The phone-number metadata: only the forms that check a phone number load it.
             { name: 'phone', test: /node_modules[\\/]libphonenumber-js[\\/]/ },
+            // Only the legal pages render markdown.
             { name: 'markdown', test: /node_modules[\\/]markdown-to-jsx[\\/]/ },
+            // The libraries the app's own script needs (MUI's core, emotion, react-query, notistack,
+            // react-hook-form): every page loads them anyway, as one file instead of a dozen.
+            { name: 'vendor', test: /node_modules[\\/]/, tags: ['$initial'] },
           ],
         },
       },

@@ -2,8 +2,8 @@ import { legalDocuments, paths, roleGroups } from '@petreg/contract';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { CenteredSpinner } from '../components/CenteredSpinner';
-import { HealthCheckPage } from '../features/public/HealthCheckPage';
 import { MicrochipLookupPage } from '../features/public/MicrochipLookupPage';
+import { PublicLayout } from '../features/public/PublicLayout';
 import { GuestOnly, RequireRole, RequireStoredToken } from './access';
 
 /** Admins may open the owners' screens too (spec 6). */
@@ -67,13 +67,22 @@ export const router = createBrowserRouter([
         children: [{ path: `${paths.checkout}/:sessionId`, lazy: page(() => import('../features/payments/CheckoutPage'), 'CheckoutPage') }],
       },
       { path: paths.signOut, lazy: page(() => import('../features/auth/SignOutPage'), 'SignOutPage') },
-      { path: paths.healthcheck, element: <HealthCheckPage /> },
+      { path: paths.healthcheck, lazy: page(() => import('../features/public/HealthCheckPage'), 'HealthCheckPage') },
       // Opened from the link mailed to a new e-mail address, signed in or not.
       { path: paths.confirmEmail, lazy: page(() => import('../features/profile/ConfirmEmailPage'), 'ConfirmEmailPage') },
       // Spec 4: the access guard always lets these through, signed in or not. The lookup, what finders
       // open most, comes with the app's own script; a profile loads its card when opened.
       { path: paths.microchipLookup, element: <MicrochipLookupPage /> },
-      { path: `${paths.petProfiles}/:id?`, lazy: page(() => import('../features/public/PetProfilePage'), 'PetProfilePage') },
+      {
+        path: `${paths.petProfiles}/:id?`,
+        lazy: page(() => import('../features/public/PetProfilePage'), 'PetProfilePage'),
+        // While its card's script loads, the frame and spinner the profile shows while the pet loads.
+        hydrateFallbackElement: (
+          <PublicLayout>
+            <CenteredSpinner />
+          </PublicLayout>
+        ),
+      },
       { path: `${paths.short}/:id`, lazy: page(() => import('../features/public/ShortLinkPage'), 'ShortLinkPage') },
       // The support panel's and footers' legal links: public, so guests and owners alike can read them.
       // Loaded when opened: the markdown renderer is needed on these two pages only.

@@ -14,14 +14,17 @@ import {
   Box,
   Button,
   CircularProgress,
+  FormControl,
+  FormHelperText,
   IconButton,
   InputAdornment,
+  InputLabel,
   Link,
+  OutlinedInput,
   Stack,
-  TextField,
   Typography,
 } from '@mui/material';
-import type { FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { ApiError } from '../../app/api';
@@ -60,29 +63,34 @@ export function MicrochipLookup() {
   };
 
   const error = form.formState.errors.id?.message;
+  const inputId = useId();
+  const helperId = `${inputId}-helper`;
 
   return (
     <>
       <Box component="form" onSubmit={search} noValidate role="search">
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: 'flex-start' }}>
-          <TextField
-            {...form.register('id', { onChange: () => lookup.reset() })}
-            label="Microchip Number"
-            autoComplete="off"
-            error={Boolean(error)}
-            helperText={error ?? ' '}
-            slotProps={{
-              input: {
-                endAdornment: !empty && (
+          {/* TextField's parts (full width, like every TextField of the theme) without the Select it imports. */}
+          <FormControl error={Boolean(error)} fullWidth>
+            <InputLabel htmlFor={inputId}>Microchip Number</InputLabel>
+            <OutlinedInput
+              {...form.register('id', { onChange: () => lookup.reset() })}
+              id={inputId}
+              label="Microchip Number"
+              autoComplete="off"
+              aria-describedby={helperId}
+              endAdornment={
+                !empty && (
                   <InputAdornment position="end">
                     <IconButton aria-label="Clear" onClick={clear} edge="end">
                       <Clear />
                     </IconButton>
                   </InputAdornment>
-                ),
-              },
-            }}
-          />
+                )
+              }
+            />
+            <FormHelperText id={helperId}>{error ?? ' '}</FormHelperText>
+          </FormControl>
           <Button
             type="submit"
             variant="contained"
