@@ -47,6 +47,7 @@ import { mailLogRoutes } from './modules/admin/mailLogRoutes.js';
 import { alertMailSettingsOf } from './modules/alerts/messages.js';
 import { createSiteDirectory } from './modules/sites/directory.js';
 import { createSiteImport } from './modules/sites/import.js';
+import { createChipLookupCache } from './modules/public/lookupCache.js';
 import { createPublicService } from './modules/public/service.js';
 import { siteRoutes } from './modules/sites/routes.js';
 import { createSiteService } from './modules/sites/service.js';
@@ -172,7 +173,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const utilities = createUtilityService({ database, config });
   const pets = createPetService({ db: database.db, storage });
   const contacts = createContactService({ db: database.db });
-  const publicPages = createPublicService({ db: database.db });
+  const lookups = await createChipLookupCache(database);
+  app.addHook('onClose', () => lookups.close());
+  const publicPages = createPublicService({ db: database.db, lookups });
   const sites = createSiteService({ db: database.db, places: deps.places ?? createPlaces(config, database.db, app.log) });
   const provider = deps.payments ?? (config.stripe ? createStripePayments(config.stripe) : createLocalPayments(config.publicUrl));
   const payments = createPaymentService({ db: database.db, provider, accounts: users, publicUrl: config.publicUrl, log: app.log });

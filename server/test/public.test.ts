@@ -8,8 +8,8 @@ import {
   type PublicSettings,
   type StaticData,
 } from '@petreg/contract';
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chips, petAlerts, pets, sitePets, sites, states, users } from '../src/db/schema.js';
 import { call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
 
@@ -135,6 +135,79 @@ describe('GET utilities/microchip-lookup', () => {
     await activate(removedPet.pet.id);
     await ctx.database.db.update(pets).set({ deletedAt: new Date() }).where(eq(pets.id, removedPet.pet.id));
     expect((await lookup(removedPet.chipId)).body.result!.isRegistered).toBe(false);
+  });
+
+  describe('answers remembered between calls', () => {
+    const registered = async (chipId: string) => (await lookup(chipId)).body.result!.isRegistered;
+    /**
+     * The lookup's answer once the write's notification is in: with the write's result on PGlite, a
+     * few milliseconds after the commit from a PostgreSQL server. An answer left stale stays so for minutes.
+     */
+    const answers = (chipId: string, expected: boolean) =>
+      vi.waitFor(async () => expect(await registered(chipId)).toBe(expected), { timeout: 1000, interval: 5 });
+    const setChip = (petId: number, values: Partial<typeof chips.$inferInsert>) => ctx.database.db.update(chips).set(values).where(eq(chips.petId, petId));
+    const setPet = (petId: number, values: Partial<typeof pets.$inferInsert>) => ctx.database.db.update(pets).set(values).where(eq(pets.id, petId));
+
+    it('follow every write to the chip or its pet, whoever makes it', async () => {
+      const { pet, chipId } = await ownerWithPet();
+      expect(await registered(chipId)).toBe(false);
+      await activate(pet.id);
+      await answers(chipId, true);
+      await setChip(pet.id, { isActive: false });
+      await answers(chipId, false);
+      await setChip(pet.id, { isActive: true });
+      await answers(chipId, true);
+      await setPet(pet.id, { isActive: false });
+      await answers(chipId, false);
+      await setPet(pet.id, { isActive: true });
+      await answers(chipId, true);
+      await setPet(pet.id, { deletedAt: new Date() });
+      await answers(chipId, false);
+      await setPet(pet.id, { deletedAt: null });
+      await answers(chipId, true);
+      await setChip(pet.id, { expirationDate: new Date(Date.now() - 1000) });
+      await answers(chipId, false);
+      await setChip(pet.id, { expirationDate: new Date(Date.now() + 86_400_000), removedAt: new Date() });
+      await answers(chipId, false);
+    });
+
+    it('follow a chip number taken off one pet and registered through the API to another', async () => {
+      const first = await ownerWithPet();
+      await activate(first.pet.id);
+      await answers(first.chipId, true);
+      await setChip(first.pet.id, { removedAt: new Date() });
+      await answers(first.chipId, false);
+      const second = await ownerWithPet({ chipId: first.chipId, confirmChip: first.chipId });
+      expect(second.pet.chips[0]!.chipId).toBe(first.chipId);
+      expect(await registered(first.chipId)).toBe(false);
+      await activate(second.pet.id);
+      await answers(first.chipId, true);
+    });
+
+    it.runIf(process.env.TEST_DB === 'postgres')('follow writes made while the listening connection to the server was down, and after', async () => {
+      const { pet, chipId } = await ownerWithPet();
+      await activate(pet.id);
+      await answers(chipId, true);
+      await ctx.database.db.execute(
+        sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen%'`,
+      );
+      await setChip(pet.id, { isActive: false });
+      await answers(chipId, false);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await setChip(pet.id, { isActive: true });
+      await answers(chipId, true);
+      await setChip(pet.id, { isActive: false });
+      await answers(chipId, false);
+    });
+
+    it('end when a yearly registration runs out, with no write', async () => {
+      const { pet, chipId } = await ownerWithPet();
+      const runsOut = new Date(Date.now() + 1500);
+      await activate(pet.id, { expirationDate: runsOut });
+      await answers(chipId, true);
+      await new Promise((resolve) => setTimeout(resolve, runsOut.getTime() - Date.now() + 10));
+      expect(await registered(chipId)).toBe(false);
+    });
   });
 
   it.each(['12345678', '123456789012', '9851410001234567', ''])('refuses %j with the length message', async (id) => {

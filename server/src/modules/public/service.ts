@@ -29,6 +29,7 @@ import {
   users,
 } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
+import type { ChipLookupCache } from './lookupCache.js';
 import { isShortCode } from './shortLinks.js';
 
 const isUuid = (value: string) => z.uuid().safeParse(value).success;
@@ -37,8 +38,8 @@ const timestamp = (value: Date | null) => (value ? value.toISOString() : null);
 export type PublicService = ReturnType<typeof createPublicService>;
 
 /** What anyone may learn without signing in: whether a chip is registered, a pet's public profile, a short link's target. */
-export function createPublicService(deps: { db: Database }) {
-  const { db } = deps;
+export function createPublicService(deps: { db: Database; lookups: ChipLookupCache }) {
+  const { db, lookups } = deps;
 
   /** The owner's contact fields and the first vet (a live link to an active site) and backup contact, for a pet whose owner shares them. */
   async function contact(petId: number, userId: number) {
@@ -61,10 +62,17 @@ export function createPublicService(deps: { db: Database }) {
   }
 
   return {
-    /** Registered means held by an active pet, on an enabled chip whose registration has not run out. */
-    async lookup(chipId: string, now: Date = new Date()): Promise<MicrochipLookup> {
+    /**
+     * Registered means held by an active pet, on an enabled chip whose registration has not run out.
+     * Answers are remembered until a write touches the chip, or a yearly registration runs out.
+     */
+    async lookup(chipId: string): Promise<MicrochipLookup> {
+      const known = lookups.get(chipId);
+      if (known) return known;
+      const ticket = lookups.ticket();
+      const now = new Date();
       const [registered] = await db
-        .select({ id: chips.chipId })
+        .select({ id: chips.chipId, oneTime: chips.oneTime, expirationDate: chips.expirationDate })
         .from(chips)
         .innerJoin(pets, eq(pets.id, chips.petId))
         .where(
@@ -78,7 +86,10 @@ export function createPublicService(deps: { db: Database }) {
           ),
         )
         .limit(1);
-      return { result: registered ?? null, isRegistered: Boolean(registered), chip: describeChipNumber(chipId) };
+      const answer = { result: registered ? { id: registered.id } : null, isRegistered: Boolean(registered), chip: describeChipNumber(chipId) };
+      const runsOut = registered && !registered.oneTime ? (registered.expirationDate ?? undefined) : undefined;
+      lookups.remember(ticket, chipId, answer, runsOut);
+      return answer;
     },
 
     /** The profile behind a public id; unknown, removed pets and deactivated owners' pets are not found. */
