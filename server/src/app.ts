@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -58,6 +57,7 @@ import { utilityRoutes } from './modules/utilities/routes.js';
 import { createUtilityService } from './modules/utilities/service.js';
 import { webDistFolder } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
+import { securityHeadersPlugin } from './plugins/securityHeaders.js';
 import { useJsonBodyParser } from './plugins/jsonBody.js';
 
 declare module 'fastify' {
@@ -107,7 +107,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setSerializerCompiler(serializerCompiler);
   useJsonBodyParser(app);
 
-  await app.register(helmet, {
+  await app.register(securityHeadersPlugin, {
     contentSecurityPolicy: {
       directives: {
         // MUI injects its styles at run time; the sign-in providers' scripts load only when configured.
