@@ -55,6 +55,7 @@ import { createUserService } from './modules/users/service.js';
 import { createSocialVerifier } from './modules/users/social.js';
 import { utilityRoutes } from './modules/utilities/routes.js';
 import { createUtilityService } from './modules/utilities/service.js';
+import { indexPageSender } from './indexPage.js';
 import { webDistFolder } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
 import { securityHeadersPlugin } from './plugins/securityHeaders.js';
@@ -221,11 +222,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       },
     });
   }
+  const indexPage = serveWeb ? indexPageSender(webRoot) : null;
   app.setNotFoundHandler((request, reply) => {
     // Unknown paths are screens of the single-page app; a missing API path or built asset is a real 404.
     const url = request.url.toLowerCase();
     const isPage = request.method === 'GET' && !url.startsWith('/api/') && !url.startsWith('/assets/');
-    if (isPage && serveWeb) return reply.type('text/html').sendFile('index.html');
+    if (isPage && indexPage) return indexPage(request, reply);
     return reply.status(404).send(failure([messages.notFound]));
   });
 

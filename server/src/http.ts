@@ -84,13 +84,16 @@ export function fixedJson(compute: () => Promise<unknown>): () => Promise<FixedJ
     ));
 }
 
+/** Whether the request's If-None-Match names the ETag: the client holds the current copy. */
+export function holdsCurrent(request: FastifyRequest, etag: string): boolean {
+  const held = request.headers['if-none-match'];
+  // A weak validator matches too (RFC 9110, 13.1.2): the client only asks whether its copy is current.
+  return Boolean(held && (held.trim() === '*' || held.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)));
+}
+
 /** Sends the fixed answer, or 304 with no body to a client whose If-None-Match names it. */
 export function sendFixedJson(request: FastifyRequest, reply: FastifyReply, answer: FixedJson, cacheControl: string) {
   reply.header('etag', answer.etag).header('cache-control', cacheControl);
-  const held = request.headers['if-none-match'];
-  // A weak validator matches too (RFC 9110, 13.1.2): the client only asks whether its copy is current.
-  if (held && (held.trim() === '*' || held.split(',').some((tag) => tag.trim().replace(/^W\//, '') === answer.etag))) {
-    return reply.status(304).send();
-  }
+  if (holdsCurrent(request, answer.etag)) return reply.status(304).send();
   return reply.type('application/json; charset=utf-8').send(answer.text);
 }
