@@ -18,6 +18,11 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface Subscription {
   live(): boolean;
+  /**
+   * Resolves once every notification of a write this process made so far has been heard (nothing to
+   * wait for: undefined). A server's notifications come on another connection, a moment after the commit.
+   */
+  caughtUp(): Promise<void> | undefined;
   close(): Promise<void>;
 }
 
@@ -58,7 +63,7 @@ export async function openDatabase(options: { url?: string; dataDir: string | nu
     return {
       ...handle(db as unknown as Database, 'postgres', () => migratePg(db, { migrationsFolder }), close),
       async listen(channel, onNotify) {
-        const subscription = await listenOnServer(url, channel, onNotify);
+        const subscription = await listenOnServer(url, pool, channel, onNotify);
         subscriptions.add(subscription);
         return subscription;
       },
@@ -81,7 +86,7 @@ export async function openDatabase(options: { url?: string; dataDir: string | nu
       // One process owns the database, so a notification is delivered with the result of the commit that sent it.
       async listen(channel, onNotify) {
         const unlisten = await client.listen(channel, onNotify);
-        return { live: () => !client.closed, close: () => (client.closed ? Promise.resolve() : unlisten()) };
+        return { live: () => !client.closed, caughtUp: () => undefined, close: () => (client.closed ? Promise.resolve() : unlisten()) };
       },
       dump: () => client.dumpDataDir('none'),
     };
@@ -122,11 +127,42 @@ async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
  * LISTEN on a connection of its own (a pooled one would hand it back). When it drops or cannot be made,
  * listeners hear null at once and a new connection listens again a second later; until then nothing is `live`.
  */
-async function listenOnServer(url: string, channel: string, onNotify: (payload: string | null) => void): Promise<Subscription> {
+async function listenOnServer(url: string, pool: pg.Pool, channel: string, onNotify: (payload: string | null) => void): Promise<Subscription> {
   let client: pg.Client | null = null;
   let live = false;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
+  // Statements this process ran (counted as their connections go back to the pool), and how many of
+  // them a round trip on the listening connection has followed: the server sends a listener the
+  // notifications committed before it answers a query, so by then those statements' have been heard.
+  let released = 0;
+  let heard = 0;
+  let roundTrip: Promise<void> | null = null;
+  pool.on('release', () => released++);
+
+  async function catchUp() {
+    while (heard < released && client && live) {
+      if (!roundTrip) {
+        const covers = released;
+        const connection = client;
+        roundTrip = connection
+          .query('select 1')
+          .then(
+            () => {
+              heard = Math.max(heard, covers);
+            },
+            (error: unknown) => {
+              lost(connection);
+              throw error;
+            },
+          )
+          .finally(() => {
+            roundTrip = null;
+          });
+      }
+      if (!(await roundTrip.then(() => true, () => false))) return;
+    }
+  }
 
   const lost = (connection: pg.Client) => {
     if (client !== connection) return;
@@ -159,6 +195,7 @@ async function listenOnServer(url: string, channel: string, onNotify: (payload: 
   await connect();
   return {
     live: () => live,
+    caughtUp: () => (heard < released && live ? catchUp() : undefined),
     async close() {
       closed = true;
       live = false;
