@@ -216,6 +216,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       root: webRoot,
       // The build writes .br and .gz copies beside each file (web/vite.config.ts).
       preCompressed: true,
+      // One route per built file, found at start: a screen's address then goes straight to the page
+      // below, not through a look for a file of its name on disk first.
+      wildcard: false,
       setHeaders: (res, path) => {
         // Vite fingerprints assets; index.html must be re-read so a deploy reaches users at once.
         res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
