@@ -3,7 +3,8 @@
 // portal runs as `npm start` runs it: built, `node server/dist/main.js`, the default log level, on a
 // new data directory (PGlite) and, when DATABASE_URL is given, on a database created on that server for
 // the run and dropped after it. Then a restart on the same data, timed until the first answer.
-// Run: npm run bench:public   (BENCH_SECONDS=5 by default; BENCH_BUILD=false reuses the last build)
+// Run: npm run bench:public   (BENCH_SECONDS=5 by default; BENCH_BUILD=false reuses the last build;
+// BENCH_PORTAL_DIR=/another/checkout measures that checkout's build, built beforehand, for a before/after)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -18,6 +19,7 @@ import pg from 'pg';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 50;
 const ROOT = new URL('..', import.meta.url).pathname;
+const PORTAL_DIR = process.env.BENCH_PORTAL_DIR ?? ROOT;
 const API = '/api/v2';
 const BROWSER = { 'accept-encoding': 'br, gzip' };
 
@@ -66,7 +68,7 @@ async function startPortal(dataDir: string, databaseUrl: string | undefined) {
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   const started = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, 'server/dist/main.js')], { cwd: ROOT, env, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, [join(PORTAL_DIR, 'server/dist/main.js')], { cwd: PORTAL_DIR, env, stdio: ['ignore', log, log] });
   const origin = `http://127.0.0.1:${port}`;
   await waitForHealth(origin, child, logFile);
   return {
@@ -122,7 +124,7 @@ async function seedRegisteredPet(origin: string) {
 
 /** The biggest script the lookup page's HTML names (its entry and the chunks it preloads). */
 function largestScript(): { path: string; bytes: number } {
-  const dist = join(ROOT, 'web/dist');
+  const dist = join(PORTAL_DIR, 'web/dist');
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
   const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => ({ path: m[1]!, bytes: statSync(join(dist, m[1]!)).size }));
   return scripts.sort((a, b) => b.bytes - a.bytes)[0]!;
@@ -179,7 +181,7 @@ async function run(label: string, bareOrigin: string, dataDir: string, databaseU
 }
 
 function report() {
-  console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each; the portal at its default log level\n`);
+  console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each; the portal (${PORTAL_DIR}) at its default log level\n`);
   for (const { label, rows: measured, startMs, restartMs, load } of rows) {
     console.log(`${label} (load average ${load.map((l) => l.toFixed(2)).join(' ')})`);
     for (const r of measured) {
@@ -192,7 +194,7 @@ function report() {
   }
 }
 
-if (process.env.BENCH_BUILD !== 'false') {
+if (process.env.BENCH_BUILD !== 'false' && PORTAL_DIR === ROOT) {
   const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
