@@ -37,10 +37,10 @@ const timestamp = (value: Date | null) => (value ? value.toISOString() : null);
 
 export type PublicService = ReturnType<typeof createPublicService>;
 
-/** What anyone may learn without signing in: whether a chip is registered, a pet's public profile, a short link's target. */
 /** The next local midnight: a pet's age in months changes at one (its birth date is a local date). */
 const nextMidnight = (now: Date) => new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
 
+/** What anyone may learn without signing in: whether a chip is registered, a pet's public profile, a short link's target. */
 export function createPublicService(deps: { db: Database; caches: PublicCaches }) {
   const { db } = deps;
   const { lookups, profiles, shortLinks: linkTargets } = deps.caches;
