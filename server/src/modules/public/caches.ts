@@ -21,9 +21,9 @@ const TTL_MS = 10 * 60_000;
  * listening connection is down), nothing is served from memory or remembered.
  */
 class AnswerCache<V> {
-  private readonly answers: RecentCache<string, V>;
+  protected readonly answers: RecentCache<string, V>;
   // Bumped by every notification: an answer read before one arrived may predate the write it announces.
-  private generation = 0;
+  protected generation = 0;
   subscription: Subscription | null = null;
 
   constructor(max: number) {
@@ -33,8 +33,12 @@ class AnswerCache<V> {
   /** The answer remembered, once this process's own writes so far have been heard of. */
   async get(key: string): Promise<V | undefined> {
     await this.subscription?.caughtUp();
+    this.settle();
     return this.subscription?.live() ? this.answers.get(key) : undefined;
   }
+
+  /** Drops what the notifications heard so far changed, when that is left to the next read. */
+  protected settle(): void {}
 
   /** The moment a read starts; `remember` keeps its answer only if nothing was written since. */
   ticket(): number {
@@ -51,12 +55,6 @@ class AnswerCache<V> {
     if (key === null) this.answers.clear();
     else this.answers.delete(key);
   }
-
-  /** A write committed: drops the answers it may have changed. */
-  forgetWhere(changed: (answer: V) => boolean): void {
-    this.generation++;
-    this.answers.deleteWhere(changed);
-  }
 }
 
 /** Whose pages a public page shows: dropped when a write names the pet or its owner. */
@@ -65,22 +63,41 @@ export interface ShownPet {
   userId: number;
 }
 
+/**
+ * Public pages, dropped by pet or owner. A bulk upload's commit brings thousands of notifications at
+ * once: the pets and owners they name are gathered and the pages dropped in one pass, before the next read.
+ */
+class PageCache<V extends ShownPet> extends AnswerCache<V> {
+  private readonly pets = new Set<number>();
+  private readonly users = new Set<number>();
+
+  forgetShowing(kind: 'pet' | 'user', id: number): void {
+    this.generation++;
+    (kind === 'pet' ? this.pets : this.users).add(id);
+  }
+
+  protected override settle(): void {
+    if (this.pets.size === 0 && this.users.size === 0) return;
+    this.answers.deleteWhere((page) => this.pets.has(page.petId) || this.users.has(page.userId));
+    this.pets.clear();
+    this.users.clear();
+  }
+}
+
 export type PublicCaches = Awaited<ReturnType<typeof createPublicCaches>>;
 
 export async function createPublicCaches(database: Pick<DatabaseHandle, 'listen'>) {
   // A walk through random chip numbers only pushes out the oldest answers (about 20 MB at most).
   const lookups = new AnswerCache<MicrochipLookup>(100_000);
-  const profiles = new AnswerCache<ShownPet & { profile: PublicProfile }>(10_000);
-  const shortLinks = new AnswerCache<ShownPet & { publicId: string }>(10_000);
+  const profiles = new PageCache<ShownPet & { profile: PublicProfile }>(10_000);
+  const shortLinks = new PageCache<ShownPet & { publicId: string }>(10_000);
 
   const chips = await database.listen(chipLookupChannel, (chipId) => lookups.forget(chipId || null));
   lookups.subscription = chips;
   const pages = await database.listen(publicPetChannel, (changed) => {
     const [kind, id] = (changed ?? '').split(':');
-    const shows =
-      kind === 'pet' ? (page: ShownPet) => page.petId === Number(id) : kind === 'user' ? (page: ShownPet) => page.userId === Number(id) : null;
     for (const cache of [profiles, shortLinks]) {
-      if (shows) cache.forgetWhere(shows);
+      if (kind === 'pet' || kind === 'user') cache.forgetShowing(kind, Number(id));
       else cache.forget(null);
     }
   });
