@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -47,6 +46,7 @@ import { mailLogRoutes } from './modules/admin/mailLogRoutes.js';
 import { alertMailSettingsOf } from './modules/alerts/messages.js';
 import { createSiteDirectory } from './modules/sites/directory.js';
 import { createSiteImport } from './modules/sites/import.js';
+import { createPublicCaches } from './modules/public/caches.js';
 import { createPublicService } from './modules/public/service.js';
 import { siteRoutes } from './modules/sites/routes.js';
 import { createSiteService } from './modules/sites/service.js';
@@ -55,8 +55,10 @@ import { createUserService } from './modules/users/service.js';
 import { createSocialVerifier } from './modules/users/social.js';
 import { utilityRoutes } from './modules/utilities/routes.js';
 import { createUtilityService } from './modules/utilities/service.js';
+import { indexPageSender } from './indexPage.js';
 import { webDistFolder } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
+import { securityHeadersPlugin } from './plugins/securityHeaders.js';
 import { useJsonBodyParser } from './plugins/jsonBody.js';
 
 declare module 'fastify' {
@@ -99,14 +101,22 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // A maps service's place id in a path (POST site/ByGoogleId/{placeId}) may run past the default 100 characters.
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 400 },
     bodyLimit: jsonBodyLimit,
+    // Two lines a request (Fastify's "incoming request" and "request completed") cost the cached public
+    // calls over a quarter of their throughput, and wrote every chip number looked up to the log; the
+    // reverse proxy keeps the access log. One line a request at debug level instead (below).
+    disableRequestLogging: true,
     // A path that is no valid URL (a broken %-escape) is refused by the router, before any error handler.
     frameworkErrors: (_error, _request, reply) => (reply as FastifyReply).status(400).send(failure([messages.invalidRequest])),
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.debug({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    done();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   useJsonBodyParser(app);
 
-  await app.register(helmet, {
+  await app.register(securityHeadersPlugin, {
     contentSecurityPolicy: {
       directives: {
         // MUI injects its styles at run time; the sign-in providers' scripts load only when configured.
@@ -172,7 +182,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const utilities = createUtilityService({ database, config });
   const pets = createPetService({ db: database.db, storage });
   const contacts = createContactService({ db: database.db });
-  const publicPages = createPublicService({ db: database.db });
+  const caches = await createPublicCaches(database);
+  app.addHook('onClose', () => caches.close());
+  const publicPages = createPublicService({ db: database.db, caches });
   const sites = createSiteService({ db: database.db, places: deps.places ?? createPlaces(config, database.db, app.log) });
   const provider = deps.payments ?? (config.stripe ? createStripePayments(config.stripe) : createLocalPayments(config.publicUrl));
   const payments = createPaymentService({ db: database.db, provider, accounts: users, publicUrl: config.publicUrl, log: app.log });
@@ -212,17 +224,21 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       root: webRoot,
       // The build writes .br and .gz copies beside each file (web/vite.config.ts).
       preCompressed: true,
+      // One route per built file, found at start: a screen's address then goes straight to the page
+      // below, not through a look for a file of its name on disk first.
+      wildcard: false,
       setHeaders: (res, path) => {
         // Vite fingerprints assets; index.html must be re-read so a deploy reaches users at once.
         res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }
+  const indexPage = serveWeb ? indexPageSender(webRoot) : null;
   app.setNotFoundHandler((request, reply) => {
     // Unknown paths are screens of the single-page app; a missing API path or built asset is a real 404.
     const url = request.url.toLowerCase();
     const isPage = request.method === 'GET' && !url.startsWith('/api/') && !url.startsWith('/assets/');
-    if (isPage && serveWeb) return reply.type('text/html').sendFile('index.html');
+    if (isPage && indexPage) return indexPage(request, reply);
     return reply.status(404).send(failure([messages.notFound]));
   });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { failure, imageDataUrlMax, messages, ok, type Envelope } from '@petreg/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { AppError } from './errors.js';
@@ -59,4 +60,40 @@ export function perEmail(app: FastifyInstance, name: string, limit: Limit): preH
     const verdict = await check(request);
     if (!verdict.isAllowed && verdict.isExceeded) throw new AppError(429, [messages.tooManyRequests]);
   };
+}
+
+/** An answer the same for everyone until the process restarts: its JSON text and a strong ETag, made once. */
+export interface FixedJson {
+  text: string;
+  etag: string;
+}
+
+/** Computes the answer on first use (again after a failure) and keeps it. */
+export function fixedJson(compute: () => Promise<unknown>): () => Promise<FixedJson> {
+  let made: Promise<FixedJson> | undefined;
+  return () =>
+    (made ??= compute().then(
+      (value) => {
+        const text = JSON.stringify(value);
+        return { text, etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 32)}"` };
+      },
+      (error: unknown) => {
+        made = undefined;
+        throw error;
+      },
+    ));
+}
+
+/** Whether the request's If-None-Match names the ETag: the client holds the current copy. */
+export function holdsCurrent(request: FastifyRequest, etag: string): boolean {
+  const held = request.headers['if-none-match'];
+  // A weak validator matches too (RFC 9110, 13.1.2): the client only asks whether its copy is current.
+  return Boolean(held && (held.trim() === '*' || held.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)));
+}
+
+/** Sends the fixed answer, or 304 with no body to a client whose If-None-Match names it. */
+export function sendFixedJson(request: FastifyRequest, reply: FastifyReply, answer: FixedJson, cacheControl: string) {
+  reply.header('etag', answer.etag).header('cache-control', cacheControl);
+  if (holdsCurrent(request, answer.etag)) return reply.status(304).send();
+  return reply.type('application/json; charset=utf-8').send(answer.text);
 }

@@ -3,7 +3,7 @@
  * every request that may lag a write made on another instance by up to `ttlMs`.
  */
 export class RecentCache<K, V> {
-  private readonly entries = new Map<K, { value: V; at: number }>();
+  private readonly entries = new Map<K, { value: V; until: number }>();
 
   constructor(
     private readonly ttlMs: number,
@@ -13,16 +13,17 @@ export class RecentCache<K, V> {
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (Date.now() - entry.at > this.ttlMs) {
+    if (Date.now() >= entry.until) {
       this.entries.delete(key);
       return undefined;
     }
     return entry.value;
   }
 
-  set(key: K, value: V): void {
+  /** Remembers the value for `ttlMs`, or until `until` (epoch milliseconds) when that comes sooner. */
+  set(key: K, value: V, until = Infinity): void {
     this.entries.delete(key);
-    this.entries.set(key, { value, at: Date.now() });
+    this.entries.set(key, { value, until: Math.min(until, Date.now() + this.ttlMs) });
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
 
@@ -32,5 +33,9 @@ export class RecentCache<K, V> {
 
   deleteWhere(matches: (value: V) => boolean): void {
     for (const [key, entry] of this.entries) if (matches(entry.value)) this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
   }
 }

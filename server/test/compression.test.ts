@@ -57,6 +57,18 @@ describe('compression', () => {
     expect(brotliDecompressSync(screen.rawPayload).toString()).toBe(page);
   });
 
+  it("answers 304 to a browser holding the screen's page, and the plain page to a browser taking no compression", async () => {
+    const screen = await app.inject({ method: 'GET', url: '/pets/lost', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(screen.headers).toMatchObject({ 'content-type': 'text/html; charset=utf-8', vary: 'accept-encoding', etag: expect.stringMatching(/^"[\w-]{32}"$/) });
+    const held = await app.inject({ method: 'GET', url: '/microchip-lookup', headers: { 'accept-encoding': 'gzip, deflate, br', 'if-none-match': screen.headers.etag as string } });
+    expect(held.statusCode).toBe(304);
+    expect(held.body).toBe('');
+    const plain = await app.inject({ method: 'GET', url: '/microchip-lookup', headers: { 'accept-encoding': 'br;q=0, identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(page);
+    expect(plain.headers.etag).not.toBe(screen.headers.etag);
+  });
+
   it('compresses JSON answers over 1 KB, and leaves smaller ones as they are', async () => {
     const states = await app.inject({ method: 'GET', url: '/api/v2/utilities/states', headers: { 'accept-encoding': 'br, gzip' } });
     expect(states.headers['content-encoding']).toBe('br');

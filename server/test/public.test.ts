@@ -8,9 +8,9 @@ import {
   type PublicSettings,
   type StaticData,
 } from '@petreg/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chips, petAlerts, pets, sitePets, sites, states, users } from '../src/db/schema.js';
+import { chips, petAlerts, petBreeds, pets, sitePets, sites, states, users } from '../src/db/schema.js';
 import { call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
 
 let ctx: TestContext;
@@ -135,6 +135,75 @@ describe('GET utilities/microchip-lookup', () => {
     await activate(removedPet.pet.id);
     await ctx.database.db.update(pets).set({ deletedAt: new Date() }).where(eq(pets.id, removedPet.pet.id));
     expect((await lookup(removedPet.chipId)).body.result!.isRegistered).toBe(false);
+  });
+
+  describe('answers remembered between calls', () => {
+    const registered = async (chipId: string) => (await lookup(chipId)).body.result!.isRegistered;
+    /** Checked at once after each write: the write's notification is heard before a remembered answer is served. */
+    const answers = async (chipId: string, expected: boolean) => expect(await registered(chipId)).toBe(expected);
+    const setChip = (petId: number, values: Partial<typeof chips.$inferInsert>) => ctx.database.db.update(chips).set(values).where(eq(chips.petId, petId));
+    const setPet = (petId: number, values: Partial<typeof pets.$inferInsert>) => ctx.database.db.update(pets).set(values).where(eq(pets.id, petId));
+
+    it('follow every write to the chip or its pet, whoever makes it', async () => {
+      const { pet, chipId } = await ownerWithPet();
+      expect(await registered(chipId)).toBe(false);
+      await activate(pet.id);
+      await answers(chipId, true);
+      await setChip(pet.id, { isActive: false });
+      await answers(chipId, false);
+      await setChip(pet.id, { isActive: true });
+      await answers(chipId, true);
+      await setPet(pet.id, { isActive: false });
+      await answers(chipId, false);
+      await setPet(pet.id, { isActive: true });
+      await answers(chipId, true);
+      await setPet(pet.id, { deletedAt: new Date() });
+      await answers(chipId, false);
+      await setPet(pet.id, { deletedAt: null });
+      await answers(chipId, true);
+      await setChip(pet.id, { expirationDate: new Date(Date.now() - 1000) });
+      await answers(chipId, false);
+      await setChip(pet.id, { expirationDate: new Date(Date.now() + 86_400_000), removedAt: new Date() });
+      await answers(chipId, false);
+    });
+
+    it('follow a chip number taken off one pet and registered through the API to another', async () => {
+      const first = await ownerWithPet();
+      await activate(first.pet.id);
+      await answers(first.chipId, true);
+      await setChip(first.pet.id, { removedAt: new Date() });
+      await answers(first.chipId, false);
+      const second = await ownerWithPet({ chipId: first.chipId, confirmChip: first.chipId });
+      expect(second.pet.chips[0]!.chipId).toBe(first.chipId);
+      expect(await registered(first.chipId)).toBe(false);
+      await activate(second.pet.id);
+      await answers(first.chipId, true);
+    });
+
+    it.runIf(process.env.TEST_DB === 'postgres')('follow writes made while the listening connection to the server was down, and after', async () => {
+      const { pet, chipId } = await ownerWithPet();
+      await activate(pet.id);
+      await answers(chipId, true);
+      await ctx.database.db.execute(
+        sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen%'`,
+      );
+      await setChip(pet.id, { isActive: false });
+      await answers(chipId, false);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await setChip(pet.id, { isActive: true });
+      await answers(chipId, true);
+      await setChip(pet.id, { isActive: false });
+      await answers(chipId, false);
+    });
+
+    it('end when a yearly registration runs out, with no write', async () => {
+      const { pet, chipId } = await ownerWithPet();
+      const runsOut = new Date(Date.now() + 1500);
+      await activate(pet.id, { expirationDate: runsOut });
+      await answers(chipId, true);
+      await new Promise((resolve) => setTimeout(resolve, runsOut.getTime() - Date.now() + 10));
+      expect(await registered(chipId)).toBe(false);
+    });
   });
 
   it.each(['12345678', '123456789012', '9851410001234567', ''])('refuses %j with the length message', async (id) => {
@@ -329,6 +398,56 @@ describe('GET pet/short-url-details/{id}', () => {
     const { status, body } = await call(ctx.app, 'GET', `pet/short-url-details/${code}`);
     expect(status).toBe(404);
     expect(body.errors).toEqual([messages.invalidShortUrl]);
+  });
+});
+
+describe('public pages remembered between calls', () => {
+  const petOf = async (publicId: string) => (await profileOf(publicId)).body.result?.pet;
+
+  it('show every write to the pet, its owner, breeds, contacts, vets and alerts, whoever makes it', async () => {
+    const { owner, pet } = await ownerWithPet();
+    expect(await petOf(pet.publicId)).toMatchObject({ petName: 'Biscuit', firstName: owner.input.firstName, breed: beagle.name });
+    expect(await petOf(pet.publicId)).toMatchObject({ petName: 'Biscuit' });
+
+    await ctx.database.db.update(pets).set({ name: 'Pretzel' }).where(eq(pets.id, pet.id));
+    expect(await petOf(pet.publicId)).toMatchObject({ petName: 'Pretzel' });
+    await ctx.database.db.update(users).set({ firstName: 'Robin' }).where(eq(users.id, owner.user.id));
+    expect(await petOf(pet.publicId)).toMatchObject({ firstName: 'Robin' });
+    await ctx.database.db.delete(petBreeds).where(eq(petBreeds.petId, pet.id));
+    expect(await petOf(pet.publicId)).toMatchObject({ breed: null });
+
+    await reportMissing(pet.id);
+    expect((await petOf(pet.publicId))!.phone).not.toBeNull();
+    await call(ctx.app, 'POST', 'Users/backup-contact', { token: owner.token, body: { name: 'Sam', phoneNumber: '(415) 555-0100' } });
+    expect((await petOf(pet.publicId))!.backupContacts).toHaveLength(1);
+    const [site] = await ctx.database.db
+      .insert(sites)
+      .values({ name: 'Austin Vet', googlePlaceId: `place-cached-${pet.id}`, phoneNumber: '+15125550141' })
+      .returning({ id: sites.id });
+    await ctx.database.db.insert(sitePets).values({ siteId: site!.id, petId: pet.id });
+    expect((await profileOf(pet.publicId)).body.result!.sites).toHaveLength(1);
+    await ctx.database.db.update(sites).set({ isActive: false }).where(eq(sites.id, site!.id));
+    expect((await profileOf(pet.publicId)).body.result!.sites).toHaveLength(0);
+    await ctx.database.db
+      .insert(petAlerts)
+      .values({ petId: pet.id, status: 'paid', missingDate: new Date('2024-01-01T15:00:00Z'), zipCode: '78701', incidentDescription: 'Ran off' });
+    expect(await petOf(pet.publicId)).toMatchObject({ alertStatus: 'paid' });
+
+    await ctx.database.db.update(users).set({ isActive: false }).where(eq(users.id, owner.user.id));
+    expect((await profileOf(pet.publicId)).status).toBe(404);
+  });
+
+  it('follow a short link to a pet removed, or of an owner deactivated, a moment ago', async () => {
+    const removed = await ownerWithPet();
+    const target = (code: string) => call<string>(ctx.app, 'GET', `pet/short-url-details/${code}`);
+    expect((await target(removed.pet.shortId!)).body.result).toBe(removed.pet.publicId);
+    await ctx.database.db.update(pets).set({ deletedAt: new Date() }).where(eq(pets.id, removed.pet.id));
+    expect((await target(removed.pet.shortId!)).status).toBe(404);
+
+    const deactivated = await ownerWithPet();
+    expect((await target(deactivated.pet.shortId!)).body.result).toBe(deactivated.pet.publicId);
+    await ctx.database.db.update(users).set({ isActive: false }).where(eq(users.id, deactivated.owner.user.id));
+    expect((await target(deactivated.pet.shortId!)).status).toBe(404);
   });
 });
 

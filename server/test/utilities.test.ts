@@ -21,6 +21,27 @@ describe('utilities', () => {
     );
   });
 
+  it('static-data carries a strong ETag and a short max-age, and answers 304 with no body to a client holding it', async () => {
+    const first = await ctx.app.inject({ method: 'GET', url: '/api/v2/utilities/static-data' });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]{32}"$/);
+    expect(first.headers['cache-control']).toBe('public, max-age=300');
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    const again = await ctx.app.inject({ method: 'GET', url: '/api/v2/utilities/static-data' });
+    expect(again.body).toBe(first.body);
+    expect(again.headers.etag).toBe(etag);
+
+    for (const held of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const revalidated = await ctx.app.inject({ method: 'GET', url: '/api/v2/utilities/static-data', headers: { 'if-none-match': held } });
+      expect(revalidated.statusCode).toBe(304);
+      expect(revalidated.body).toBe('');
+      expect(revalidated.headers.etag).toBe(etag);
+    }
+    const stale = await ctx.app.inject({ method: 'GET', url: '/api/v2/utilities/static-data', headers: { 'if-none-match': '"other"' } });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.body).toBe(first.body);
+  });
+
   it('breeds-by-species lists the breeds of that species only', async () => {
     const { body: data } = await call<StaticData>(ctx.app, 'GET', 'utilities/static-data');
     const dog = data.result!.species.find((s) => s.name === 'Dog')!;

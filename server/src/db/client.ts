@@ -16,11 +16,30 @@ import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+export interface Subscription {
+  live(): boolean;
+  /**
+   * Resolves once every notification of a write this process made so far has been heard (nothing to
+   * wait for: undefined). A server's notifications come on another connection, a moment after the commit.
+   */
+  caughtUp(): Promise<void> | undefined;
+  close(): Promise<void>;
+}
+
+/** How long a lost listening connection to a server waits before it connects again. */
+const RELISTEN_DELAY_MS = 1000;
+
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
   migrate(): Promise<void>;
   ping(): Promise<boolean>;
+  /**
+   * Calls `onNotify` with each notification's payload on `channel` (NOTIFY, sent at commit by any
+   * process writing to the database), and with null when some may have been missed: a server's
+   * connection dropped (listening resumes on a new one). `live()` says whether nothing can be missed now.
+   */
+  listen(channel: string, onNotify: (payload: string | null) => void): Promise<Subscription>;
   close(): Promise<void>;
   /** PGlite only: the whole database as a tarball that `openDatabase({ snapshot })` loads. */
   dump?(): Promise<Blob>;
@@ -33,9 +52,22 @@ export interface DatabaseHandle {
  */
 export async function openDatabase(options: { url?: string; dataDir: string | null; snapshot?: Blob }): Promise<DatabaseHandle> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    const url = options.url;
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
     const db = drizzlePg({ client: pool, schema });
-    return handle(db as unknown as Database, 'postgres', () => migratePg(db, { migrationsFolder }), () => pool.end());
+    const subscriptions = new Set<Subscription>();
+    const close = async () => {
+      await Promise.all([...subscriptions].map((subscription) => subscription.close()));
+      await pool.end();
+    };
+    return {
+      ...handle(db as unknown as Database, 'postgres', () => migratePg(db, { migrationsFolder }), close),
+      async listen(channel, onNotify) {
+        const subscription = await listenOnServer(url, pool, channel, onNotify);
+        subscriptions.add(subscription);
+        return subscription;
+      },
+    };
   }
   const releaseDataDir = options.dataDir ? await lockDataDir(options.dataDir) : async () => {};
   try {
@@ -51,6 +83,11 @@ export async function openDatabase(options: { url?: string; dataDir: string | nu
     };
     return {
       ...handle(db as unknown as Database, 'pglite', () => migratePglite(db, { migrationsFolder }), close),
+      // One process owns the database, so a notification is delivered with the result of the commit that sent it.
+      async listen(channel, onNotify) {
+        const unlisten = await client.listen(channel, onNotify);
+        return { live: () => !client.closed, caughtUp: () => undefined, close: () => (client.closed ? Promise.resolve() : unlisten()) };
+      },
       dump: () => client.dumpDataDir('none'),
     };
   } catch (error) {
@@ -86,12 +123,96 @@ async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   }
 }
 
+/**
+ * LISTEN on a connection of its own (a pooled one would hand it back). When it drops or cannot be made,
+ * listeners hear null at once and a new connection listens again a second later; until then nothing is `live`.
+ */
+async function listenOnServer(url: string, pool: pg.Pool, channel: string, onNotify: (payload: string | null) => void): Promise<Subscription> {
+  let client: pg.Client | null = null;
+  let live = false;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  // Statements this process ran (counted as their connections go back to the pool), and how many of
+  // them a round trip on the listening connection has followed: the server sends a listener the
+  // notifications committed before it answers a query, so by then those statements' have been heard.
+  let released = 0;
+  let heard = 0;
+  let roundTrip: Promise<void> | null = null;
+  pool.on('release', () => released++);
+
+  async function catchUp() {
+    while (heard < released && client && live) {
+      if (!roundTrip) {
+        const covers = released;
+        const connection = client;
+        roundTrip = connection
+          .query('select 1')
+          .then(
+            () => {
+              heard = Math.max(heard, covers);
+            },
+            (error: unknown) => {
+              lost(connection);
+              throw error;
+            },
+          )
+          .finally(() => {
+            roundTrip = null;
+          });
+      }
+      if (!(await roundTrip.then(() => true, () => false))) return;
+    }
+  }
+
+  const lost = (connection: pg.Client) => {
+    if (client !== connection) return;
+    client = null;
+    live = false;
+    void connection.end().catch(() => {});
+    onNotify(null);
+    if (!closed) retry = setTimeout(() => void connect(), RELISTEN_DELAY_MS);
+  };
+  async function connect() {
+    const connection = new pg.Client({ connectionString: url });
+    client = connection;
+    connection.on('notification', (message) => {
+      if (message.channel === channel) onNotify(message.payload ?? '');
+    });
+    connection.on('error', () => lost(connection));
+    connection.on('end', () => lost(connection));
+    try {
+      await connection.connect();
+      await connection.query(`listen ${pg.escapeIdentifier(channel)}`);
+    } catch {
+      lost(connection);
+      return;
+    }
+    // What was read while nobody listened may have changed since.
+    onNotify(null);
+    live = !closed && client === connection;
+  }
+
+  await connect();
+  return {
+    live: () => live,
+    caughtUp: () => (heard < released && live ? catchUp() : undefined),
+    async close() {
+      closed = true;
+      live = false;
+      clearTimeout(retry);
+      const connection = client;
+      client = null;
+      await connection?.end();
+    },
+  };
+}
+
 function handle(
   db: Database,
   kind: DatabaseHandle['kind'],
   migrate: () => Promise<void>,
   close: () => Promise<void>,
-): DatabaseHandle {
+): Omit<DatabaseHandle, 'listen'> {
   return {
     db,
     kind,

@@ -29,6 +29,7 @@ import {
   users,
 } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
+import type { PublicCaches } from './caches.js';
 import { isShortCode } from './shortLinks.js';
 
 const isUuid = (value: string) => z.uuid().safeParse(value).success;
@@ -36,9 +37,13 @@ const timestamp = (value: Date | null) => (value ? value.toISOString() : null);
 
 export type PublicService = ReturnType<typeof createPublicService>;
 
+/** The next local midnight: a pet's age in months changes at one (its birth date is a local date). */
+const nextMidnight = (now: Date) => new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+
 /** What anyone may learn without signing in: whether a chip is registered, a pet's public profile, a short link's target. */
-export function createPublicService(deps: { db: Database }) {
+export function createPublicService(deps: { db: Database; caches: PublicCaches }) {
   const { db } = deps;
+  const { lookups, profiles, shortLinks: linkTargets } = deps.caches;
 
   /** The owner's contact fields and the first vet (a live link to an active site) and backup contact, for a pet whose owner shares them. */
   async function contact(petId: number, userId: number) {
@@ -61,10 +66,17 @@ export function createPublicService(deps: { db: Database }) {
   }
 
   return {
-    /** Registered means held by an active pet, on an enabled chip whose registration has not run out. */
-    async lookup(chipId: string, now: Date = new Date()): Promise<MicrochipLookup> {
+    /**
+     * Registered means held by an active pet, on an enabled chip whose registration has not run out.
+     * Answers are remembered until a write touches the chip, or a yearly registration runs out.
+     */
+    async lookup(chipId: string): Promise<MicrochipLookup> {
+      const known = await lookups.get(chipId);
+      if (known) return known;
+      const ticket = lookups.ticket();
+      const now = new Date();
       const [registered] = await db
-        .select({ id: chips.chipId })
+        .select({ id: chips.chipId, oneTime: chips.oneTime, expirationDate: chips.expirationDate })
         .from(chips)
         .innerJoin(pets, eq(pets.id, chips.petId))
         .where(
@@ -78,12 +90,23 @@ export function createPublicService(deps: { db: Database }) {
           ),
         )
         .limit(1);
-      return { result: registered ?? null, isRegistered: Boolean(registered), chip: describeChipNumber(chipId) };
+      const answer = { result: registered ? { id: registered.id } : null, isRegistered: Boolean(registered), chip: describeChipNumber(chipId) };
+      const runsOut = registered && !registered.oneTime ? (registered.expirationDate ?? undefined) : undefined;
+      lookups.remember(ticket, chipId, answer, runsOut);
+      return answer;
     },
 
-    /** The profile behind a public id; unknown, removed pets and deactivated owners' pets are not found. */
-    async profile(publicId: string, now: Date = new Date()): Promise<PublicProfile> {
+    /**
+     * The profile behind a public id; unknown, removed pets and deactivated owners' pets are not found.
+     * Remembered until a write changes what it shows, or the day ends (the age); a found pet's "found
+     * since" moves by the minute, so its profile is read each time.
+     */
+    async profile(publicId: string): Promise<PublicProfile> {
       if (!isUuid(publicId)) throw notFound(messages.notFound);
+      const known = await profiles.get(publicId);
+      if (known) return known.profile;
+      const ticket = profiles.ticket();
+      const now = new Date();
       const [row] = await db
         .select({
           pet: pets,
@@ -155,20 +178,26 @@ export function createPublicService(deps: { db: Database }) {
         phone: shared ? owner.phone : null,
         backupContacts: reachable.backupContacts,
       };
-      return { pet: profile, sites: reachable.sites };
+      const answer = { pet: profile, sites: reachable.sites };
+      if (!pet.foundDate) profiles.remember(ticket, publicId, { petId: pet.id, userId: pet.userId, profile: answer }, nextMidnight(now));
+      return answer;
     },
 
-    /** The public id of the pet a short link names. */
+    /** The public id of the pet a short link names; remembered until a write changes the pet or its owner. */
     async shortLinkTarget(code: string): Promise<string> {
       const normalised = code.toLowerCase();
       if (!isShortCode(normalised)) throw notFound(messages.invalidShortUrl);
+      const known = await linkTargets.get(normalised);
+      if (known) return known.publicId;
+      const ticket = linkTargets.ticket();
       const [row] = await db
-        .select({ publicId: pets.publicId })
+        .select({ publicId: pets.publicId, petId: pets.id, userId: pets.userId })
         .from(shortLinks)
         .innerJoin(pets, eq(pets.id, shortLinks.petId))
         .innerJoin(users, eq(users.id, pets.userId))
         .where(and(eq(shortLinks.code, normalised), isNull(pets.deletedAt), eq(users.isActive, true)));
       if (!row) throw notFound(messages.invalidShortUrl);
+      linkTargets.remember(ticket, normalised, row);
       return row.publicId;
     },
   };

@@ -1,7 +1,7 @@
 import { idParams, legalDocuments, messages, requestObject, zipParams } from '@petreg/contract';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { answer, perIp } from '../../http.js';
+import { answer, fixedJson, perIp, sendFixedJson } from '../../http.js';
 import type { UtilityService } from './service.js';
 
 /** Public: a form looks a ZIP up once or twice; this stops one address from walking the table. */
@@ -10,7 +10,12 @@ const zipLimit = { max: 60, window: 60_000 };
 export const utilityRoutes: FastifyPluginAsyncZod<{ utilities: UtilityService }> = async (app, { utilities }) => {
   const tags = ['Utilities'];
 
-  app.get('/utilities/static-data', { schema: { tags } }, async () => answer(await utilities.staticData()));
+  // Species and brands are seeded at start-up and written nowhere else: read once, sent as the same bytes.
+  // Every page asks for them; a browser keeps them five minutes, then asks whether they changed.
+  const staticData = fixedJson(async () => answer(await utilities.staticData()));
+  app.get('/utilities/static-data', { schema: { tags } }, async (request, reply) =>
+    sendFixedJson(request, reply, await staticData(), 'public, max-age=300'),
+  );
 
   app.get(
     '/utilities/breeds-by-species/:id',
