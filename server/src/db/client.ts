@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import lockfile from 'proper-lockfile';
@@ -28,6 +29,12 @@ export interface Subscription {
 
 /** How long a lost listening connection to a server waits before it connects again. */
 const RELISTEN_DELAY_MS = 1000;
+/** How long the listening connection may take to answer before it counts as lost. */
+const LISTEN_TIMEOUT_MS = 2000;
+/** Starts the payload of the notification a new listening connection sends itself. */
+const ECHO_PREFIX = 'listening ';
+/** How often an idle listening connection is asked whether it still answers. */
+const HEARTBEAT_MS = 5000;
 
 export interface DatabaseHandle {
   db: Database;
@@ -124,8 +131,11 @@ async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
 }
 
 /**
- * LISTEN on a connection of its own (a pooled one would hand it back). When it drops or cannot be made,
- * listeners hear null at once and a new connection listens again a second later; until then nothing is `live`.
+ * LISTEN on a connection of its own (a pooled one would hand it back). When it drops, stops answering
+ * or cannot be made, listeners hear null at once and a new connection listens again a second later;
+ * until then nothing is `live`. It goes live only once a notification sent through the pool came back
+ * on it: a pooler that does not pass notifications on (PgBouncer in transaction mode) never goes live,
+ * so nothing is remembered rather than remembered stale.
  */
 async function listenOnServer(url: string, pool: pg.Pool, channel: string, onNotify: (payload: string | null) => void): Promise<Subscription> {
   let client: pg.Client | null = null;
@@ -139,28 +149,34 @@ async function listenOnServer(url: string, pool: pg.Pool, channel: string, onNot
   let heard = 0;
   let roundTrip: Promise<void> | null = null;
   pool.on('release', () => released++);
+  let echo: { nonce: string; heard: () => void } | null = null;
 
-  async function catchUp() {
-    while (heard < released && client && live) {
-      if (!roundTrip) {
-        const covers = released;
-        const connection = client;
-        roundTrip = connection
-          .query('select 1')
-          .then(
-            () => {
-              heard = Math.max(heard, covers);
-            },
-            (error: unknown) => {
-              lost(connection);
-              throw error;
-            },
-          )
-          .finally(() => {
-            roundTrip = null;
-          });
-      }
-      if (!(await roundTrip.then(() => true, () => false))) return;
+  /** One round trip on the listening connection, shared by every caller while it runs; a failure loses the connection. */
+  function followUp(connection: pg.Client): Promise<void> {
+    if (!roundTrip) {
+      const covers = released;
+      roundTrip = connection
+        .query('select 1')
+        .then(
+          () => {
+            heard = Math.max(heard, covers);
+          },
+          (error: unknown) => {
+            lost(connection);
+            throw error;
+          },
+        )
+        .finally(() => {
+          roundTrip = null;
+        });
+    }
+    return roundTrip;
+  }
+
+  // Waits for the statements run before the call, not for those other requests keep adding meanwhile.
+  async function catchUp(target: number) {
+    while (heard < target && client && live) {
+      if (!(await followUp(client).then(() => true, () => false))) return;
     }
   }
 
@@ -173,19 +189,38 @@ async function listenOnServer(url: string, pool: pg.Pool, channel: string, onNot
     if (!closed) retry = setTimeout(() => void connect(), RELISTEN_DELAY_MS);
   };
   async function connect() {
-    const connection = new pg.Client({ connectionString: url });
+    // A connection that stops answering (a peer gone without a word) is found by the heartbeat's
+    // timeout, not by TCP minutes later.
+    const connection = new pg.Client({ connectionString: url, keepAlive: true, query_timeout: LISTEN_TIMEOUT_MS, connectionTimeoutMillis: LISTEN_TIMEOUT_MS });
     client = connection;
     connection.on('notification', (message) => {
-      if (message.channel === channel) onNotify(message.payload ?? '');
+      if (message.channel !== channel) return;
+      // Another instance's check, or this one's: not a write.
+      if (message.payload?.startsWith(ECHO_PREFIX)) {
+        if (message.payload === echo?.nonce) echo.heard();
+        return;
+      }
+      onNotify(message.payload ?? '');
     });
     connection.on('error', () => lost(connection));
     connection.on('end', () => lost(connection));
+    let echoTimer: NodeJS.Timeout | undefined;
     try {
       await connection.connect();
       await connection.query(`listen ${pg.escapeIdentifier(channel)}`);
+      const nonce = `${ECHO_PREFIX}${randomUUID()}`;
+      const echoed = new Promise<void>((resolve, reject) => {
+        echo = { nonce, heard: resolve };
+        echoTimer = setTimeout(() => reject(new Error(`no notification came back on ${channel}`)), LISTEN_TIMEOUT_MS);
+      });
+      await pool.query('select pg_notify($1, $2)', [channel, nonce]);
+      await echoed;
     } catch {
       lost(connection);
       return;
+    } finally {
+      echo = null;
+      clearTimeout(echoTimer);
     }
     // What was read while nobody listened may have changed since.
     onNotify(null);
@@ -193,13 +228,18 @@ async function listenOnServer(url: string, pool: pg.Pool, channel: string, onNot
   }
 
   await connect();
+  const heartbeat = setInterval(() => {
+    if (client && live) followUp(client).catch(() => {});
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   return {
     live: () => live,
-    caughtUp: () => (heard < released && live ? catchUp() : undefined),
+    caughtUp: () => (heard < released && live ? catchUp(released) : undefined),
     async close() {
       closed = true;
       live = false;
       clearTimeout(retry);
+      clearInterval(heartbeat);
       const connection = client;
       client = null;
       await connection?.end();
