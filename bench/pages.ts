@@ -12,6 +12,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { paths, withId } from '@petreg/contract';
 import { chromium, type Page } from '@playwright/test';
+import { dogRegistration, type RegistrationChoices } from '../e2e/tests/registration.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TARGETS = { fcpMs: 1000, lookupJsKb: 120, profileJsKb: 150 };
@@ -73,24 +74,9 @@ async function registerPet() {
     lastName: 'Rivera',
     phoneNumber: '(415) 555-2671',
   });
-  const data = await api<{ species: { id: number; name: string }[]; brands: { id: number; name: string }[] }>('GET', 'utilities/static-data');
+  const choices = await api<RegistrationChoices>('GET', 'utilities/static-data');
   const chipId = `985${String(Date.now()).slice(-12)}`;
-  const { pet } = await api<{ pet: { id: number; publicId: string; shortId: string } }>(
-    'POST',
-    'Pet/create-pet',
-    {
-      name: 'Biscuit',
-      chipId,
-      confirmChip: chipId,
-      chipTypeId: data.brands.find((b) => b.name === 'HomeAgain')!.id,
-      speciesId: data.species.find((s) => s.name === 'Dog')!.id,
-      sex: 2,
-      dob: '2022-02-10',
-      approximateWeight: 42,
-      shareContactInfo: true,
-    },
-    token,
-  );
+  const { pet } = await api<{ pet: { id: number; publicId: string; shortId: string } }>('POST', 'Pet/create-pet', dogRegistration(chipId, choices), token);
   const { plans } = await api<{ plans: { id: number; oneTime: boolean }[] }>('GET', 'pet/plans');
   await api('PUT', 'Pet/update-plan', { id: pet.id, planId: plans.find((p) => !p.oneTime)!.id }, token);
   const { location } = await api<{ location: string }>('GET', `checkout/stripe-subscription/${pet.id}?petFlow=true`, undefined, token);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { APIRequestContext } from '@playwright/test';
 import { createOwner, expect, signIn, test, type Owner } from './fixtures';
+import { dogRegistration, type RegistrationChoices } from './registration';
 
 interface CreatedPet {
   id: number;
@@ -20,26 +21,9 @@ async function result<T>(response: Awaited<ReturnType<APIRequestContext['get']>>
 /** Registers a dog for the owner through the API, as the registration form would. */
 async function createPet(request: APIRequestContext, owner: Owner, name = 'Biscuit') {
   const headers = { authorization: `Bearer ${owner.token}` };
-  const data = await result<{ species: { id: number; name: string }[]; brands: { id: number; name: string }[] }>(
-    await request.get('/api/v2/utilities/static-data'),
-  );
+  const choices = await result<RegistrationChoices>(await request.get('/api/v2/utilities/static-data'));
   const chipId = newChip();
-  const created = await result<{ pet: CreatedPet }>(
-    await request.post('/api/v2/Pet/create-pet', {
-      headers,
-      data: {
-        name,
-        chipId,
-        confirmChip: chipId,
-        chipTypeId: data.brands.find((b) => b.name === 'HomeAgain')!.id,
-        speciesId: data.species.find((s) => s.name === 'Dog')!.id,
-        sex: 2,
-        dob: '2022-02-10',
-        approximateWeight: 42,
-        shareContactInfo: true,
-      },
-    }),
-  );
+  const created = await result<{ pet: CreatedPet }>(await request.post('/api/v2/Pet/create-pet', { headers, data: dogRegistration(chipId, choices, name) }));
   return { ...created.pet, chipId };
 }
 
