@@ -1,4 +1,4 @@
--- Each instance keeps the public chip lookup's answers in memory (modules/public/lookupCache.ts). Every
+-- Each instance keeps the public chip lookup's answers in memory (modules/public/caches.ts). Every
 -- write that can change an answer names the chip numbers it touched on this channel, at commit, to every
 -- instance listening: a chip added, changed or removed, and a pet activated, deactivated or deleted.
 CREATE FUNCTION "notify_chip_lookup_of_chip"() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -224,11 +224,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       root: webRoot,
       // The build writes .br and .gz copies beside each file (web/vite.config.ts).
       preCompressed: true,
-      // One route per built file, found at start: a screen's address then goes straight to the page
-      // below, not through a look for a file of its name on disk first.
-      wildcard: false,
+      // Files are looked up on disk per request (not routed once at start), so a build made while the
+      // portal runs is served at once; a screen's address, found on no disk, goes to the page below.
       setHeaders: (res, path) => {
-        // Vite fingerprints assets; index.html must be re-read so a deploy reaches users at once.
+        // Vite fingerprints assets; index.html must be asked for again so a deploy reaches users at once.
         res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
@@ -238,7 +237,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // Unknown paths are screens of the single-page app; a missing API path or built asset is a real 404.
     const url = request.url.toLowerCase();
     const isPage = request.method === 'GET' && !url.startsWith('/api/') && !url.startsWith('/assets/');
-    if (isPage && indexPage) return indexPage(request, reply);
+    if (isPage && indexPage?.(request, reply)) return reply;
     return reply.status(404).send(failure([messages.notFound]));
   });
 

@@ -62,7 +62,10 @@ export function perEmail(app: FastifyInstance, name: string, limit: Limit): preH
   };
 }
 
-/** An answer the same for everyone until the process restarts: its JSON text and a strong ETag, made once. */
+/**
+ * An answer the same for everyone until the process restarts: its JSON text and an ETag, made once.
+ * The ETag is weak: @fastify/compress sends the same answer brotli, gzip or plain, bytes that differ.
+ */
 export interface FixedJson {
   text: string;
   etag: string;
@@ -75,7 +78,7 @@ export function fixedJson(compute: () => Promise<unknown>): () => Promise<FixedJ
     (made ??= compute().then(
       (value) => {
         const text = JSON.stringify(value);
-        return { text, etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 32)}"` };
+        return { text, etag: `W/"${createHash('sha256').update(text).digest('base64url').slice(0, 32)}"` };
       },
       (error: unknown) => {
         made = undefined;
@@ -87,13 +90,14 @@ export function fixedJson(compute: () => Promise<unknown>): () => Promise<FixedJ
 /** Whether the request's If-None-Match names the ETag: the client holds the current copy. */
 export function holdsCurrent(request: FastifyRequest, etag: string): boolean {
   const held = request.headers['if-none-match'];
-  // A weak validator matches too (RFC 9110, 13.1.2): the client only asks whether its copy is current.
-  return Boolean(held && (held.trim() === '*' || held.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)));
+  // Compared weakly (RFC 9110, 13.1.2): the client only asks whether its copy is current.
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return Boolean(held && (held.trim() === '*' || held.split(',').some((tag) => opaque(tag) === opaque(etag))));
 }
 
 /** Sends the fixed answer, or 304 with no body to a client whose If-None-Match names it. */
 export function sendFixedJson(request: FastifyRequest, reply: FastifyReply, answer: FixedJson, cacheControl: string) {
-  reply.header('etag', answer.etag).header('cache-control', cacheControl);
+  reply.header('etag', answer.etag).header('cache-control', cacheControl).header('vary', 'accept-encoding');
   if (holdsCurrent(request, answer.etag)) return reply.status(304).send();
   return reply.type('application/json; charset=utf-8').send(answer.text);
 }

@@ -69,6 +69,26 @@ describe('compression', () => {
     expect(plain.headers.etag).not.toBe(screen.headers.etag);
   });
 
+  it('serves a build made while the portal runs: its new scripts at once, its page within a second; no page while the build is under way', async () => {
+    const rebuilt = `${page}<p>new build</p>`;
+    const newScript = 'console.log("new build");';
+    writeBuilt(join(webRoot, 'assets', 'index-new456.js'), newScript);
+    expect((await app.inject({ method: 'GET', url: '/assets/index-new456.js' })).body).toBe(newScript);
+
+    rmSync(join(webRoot, 'index.html'));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const underWay = await app.inject({ method: 'GET', url: '/microchip-lookup' });
+    expect(underWay.statusCode).toBe(404);
+
+    writeBuilt(join(webRoot, 'index.html'), rebuilt);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const screen = await app.inject({ method: 'GET', url: '/microchip-lookup', headers: { 'accept-encoding': 'gzip' } });
+    expect(screen.statusCode).toBe(200);
+    expect(gunzipSync(screen.rawPayload).toString()).toBe(rebuilt);
+    writeBuilt(join(webRoot, 'index.html'), page);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+  });
+
   it('compresses JSON answers over 1 KB, and leaves smaller ones as they are', async () => {
     const states = await app.inject({ method: 'GET', url: '/api/v2/utilities/states', headers: { 'accept-encoding': 'br, gzip' } });
     expect(states.headers['content-encoding']).toBe('br');

@@ -4,7 +4,13 @@ import { App } from './app/App';
 
 // Screens load their scripts when first opened, and a release replaces those hashed files: a tab opened
 // before the release finds them gone, and reloads into the new release rather than showing an error.
+// Once a minute at most: a script that fails every time (blocked, or broken) shows the error page
+// instead of reloading for ever.
+const reloadedAtKey = 'petreg-reloaded-for-release';
 window.addEventListener('vite:preloadError', (event) => {
+  const last = Number(sessionStorage.getItem(reloadedAtKey) ?? 0);
+  if (Date.now() - last < 60_000) return;
+  sessionStorage.setItem(reloadedAtKey, String(Date.now()));
   event.preventDefault();
   window.location.reload();
 });

@@ -1,5 +1,5 @@
 import { messages, type PaymentCompletion } from '@petreg/contract';
-import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { PaidCheckout, PaidRenewal } from '../../adapters/payments/index.js';
 import type { Transaction } from '../../db/client.js';
 import { checkoutSessions, chips, payments, pets, states, users } from '../../db/schema.js';
@@ -97,34 +97,47 @@ export function createCompletion(deps: PaymentDeps) {
    * 'canceling' and is tried again by the worker, so an owner is never billed for a replaced plan.
    *
    * A transfer or removal calls this right after committing while the worker calls it every minute:
-   * each row is claimed in one statement before the provider is called, so a concurrent call finds it
-   * claimed and leaves it, and the provider is asked once. A claim outlives the provider's call and
-   * its retries; one whose process died mid-call runs out, and the worker takes the row again.
+   * each row is claimed just before its provider call, so a concurrent call finds it claimed and
+   * leaves it, and the provider is asked once. A claim outlives the provider's call and its retries;
+   * one whose process died mid-call runs out, and the worker takes the row again. A row is finished
+   * or let go only under its own claim, so a late caller never undoes a newer one's.
    */
   async function stopReplacedSubscriptions(): Promise<number> {
-    const claimed = await db
-      .update(checkoutSessions)
-      .set({ subscriptionClaimedUntil: sql`now() + ${STOP_CLAIM}` })
-      .where(
-        and(
-          eq(checkoutSessions.subscriptionStatus, 'canceling'),
-          or(isNull(checkoutSessions.subscriptionClaimedUntil), lte(checkoutSessions.subscriptionClaimedUntil, sql`now()`)),
-        ),
-      )
-      .returning({ id: checkoutSessions.id, subscriptionId: checkoutSessions.subscriptionId });
+    const tried: string[] = [];
     let stopped = 0;
-    for (const { id, subscriptionId } of claimed) {
+    for (;;) {
+      const next = db
+        .select({ id: checkoutSessions.id })
+        .from(checkoutSessions)
+        .where(
+          and(
+            eq(checkoutSessions.subscriptionStatus, 'canceling'),
+            or(isNull(checkoutSessions.subscriptionClaimedUntil), lte(checkoutSessions.subscriptionClaimedUntil, sql`now()`)),
+            tried.length ? notInArray(checkoutSessions.id, tried) : undefined,
+          ),
+        )
+        .orderBy(checkoutSessions.id)
+        .limit(1)
+        .for('update', { skipLocked: true });
+      // To the millisecond, so the claim read back compares equal to the one stored.
+      const [claim] = await db
+        .update(checkoutSessions)
+        .set({ subscriptionClaimedUntil: sql`date_trunc('milliseconds', now() + ${STOP_CLAIM})` })
+        .where(inArray(checkoutSessions.id, next))
+        .returning({ id: checkoutSessions.id, subscriptionId: checkoutSessions.subscriptionId, until: checkoutSessions.subscriptionClaimedUntil });
+      if (!claim) return stopped;
+      tried.push(claim.id);
+      const underThisClaim = and(eq(checkoutSessions.id, claim.id), eq(checkoutSessions.subscriptionClaimedUntil, claim.until!));
       try {
-        if (subscriptionId) await provider.cancelSubscription(subscriptionId);
-        await db.update(checkoutSessions).set({ subscriptionStatus: 'canceled', subscriptionClaimedUntil: null }).where(eq(checkoutSessions.id, id));
+        if (claim.subscriptionId) await provider.cancelSubscription(claim.subscriptionId);
+        await db.update(checkoutSessions).set({ subscriptionStatus: 'canceled', subscriptionClaimedUntil: null }).where(underThisClaim);
         stopped++;
       } catch (error) {
-        deps.log.error({ err: loggable(error), subscriptionId }, 'could not cancel a replaced subscription at the provider; will retry');
+        deps.log.error({ err: loggable(error), subscriptionId: claim.subscriptionId }, 'could not cancel a replaced subscription at the provider; will retry');
         // Let go at once, so the worker's next run tries again rather than waiting out the claim.
-        await db.update(checkoutSessions).set({ subscriptionClaimedUntil: null }).where(eq(checkoutSessions.id, id));
+        await db.update(checkoutSessions).set({ subscriptionClaimedUntil: null }).where(underThisClaim);
       }
     }
-    return stopped;
   }
 
   /**

@@ -3,7 +3,7 @@ import type { DatabaseHandle, Subscription } from '../../db/client.js';
 import { RecentCache } from '../../recent.js';
 
 /**
- * The channels the triggers of migration 0010_lookup_notify notify at commit: the chip numbers whose
+ * The channels the triggers of migration 0012_lookup_notify notify at commit: the chip numbers whose
  * lookup a write changed, and 'pet:{id}' / 'user:{id}' whose public pages it changed ('' for all).
  */
 export const chipLookupChannel = 'chip_lookup';

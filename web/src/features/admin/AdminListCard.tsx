@@ -24,11 +24,18 @@ interface AdminListCardProps<Item> {
   children: (items: Item[]) => ReactNode;
 }
 
-/** Paging's "1–50 of 1,000+" when a list counted its matches only up to matchCountLimit. */
-export const displayedRows =
-  (totalCapped = false) =>
-  ({ from, to, count }: { from: number; to: number; count: number }) =>
-    `${from}–${to} of ${count.toLocaleString('en-US')}${totalCapped ? '+' : ''}`;
+/**
+ * Paging of a list that counts its matches up to matchCountLimit: past it, "1–50 of 1,000+" and Next
+ * until a page comes back short, so every page stays reachable.
+ */
+export function countedPaging({ total, totalCapped = false }: { total: number; totalCapped?: boolean }, shown: number, pageSize: number) {
+  return {
+    count: totalCapped ? -1 : total,
+    labelDisplayedRows: ({ from, to }: { from: number; to: number }) =>
+      `${from}–${to} of ${total.toLocaleString('en-US')}${totalCapped ? '+' : ''}`,
+    slotProps: { actions: { nextButton: totalCapped && shown < pageSize ? { disabled: true } : {} } },
+  };
+}
 
 /** An administrators' list (sites, the mail log): a search box, the page of items, and paging. */
 export function AdminListCard<Item>({ search, searchLabel, placeholder, maxLength, list, loadingLabel, pageSize, empty, children }: AdminListCardProps<Item>) {
@@ -70,19 +77,18 @@ export function AdminListCard<Item>({ search, searchLabel, placeholder, maxLengt
         </Alert>
       ) : !list.data ? (
         <CenteredSpinner />
-      ) : list.data.items.length === 0 ? (
+      ) : list.data.items.length === 0 && search.page === 1 ? (
         empty
       ) : (
         <>
           {children(list.data.items)}
           <TablePagination
             component="div"
-            count={list.data.total}
+            {...countedPaging(list.data, list.data.items.length, pageSize)}
             page={search.page - 1}
             onPageChange={(_, next) => search.goToPage(next + 1)}
             rowsPerPage={pageSize}
             rowsPerPageOptions={[]}
-            labelDisplayedRows={displayedRows(list.data.totalCapped)}
           />
         </>
       )}

@@ -21,7 +21,7 @@ import { CenteredSpinner } from '../../../components/CenteredSpinner';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
 import { stackedTable } from '../../../components/stackedTable';
-import { displayedRows } from '../AdminListCard';
+import { countedPaging } from '../AdminListCard';
 import { useUserSearch } from './api';
 
 /** admin/users/:searchkey (spec 2.7): the accounts a search found; a row with a pet opens admin/pet/{petId}. */
@@ -45,7 +45,7 @@ export function AdminUsersPage() {
           <Alert severity="error">{firstError(search.error, messages.genericError)}</Alert>
         ) : !search.data ? (
           <CenteredSpinner />
-        ) : search.data.rows.length === 0 ? (
+        ) : search.data.rows.length === 0 && page === 1 ? (
           <EmptyState
             icon={<PersonSearch />}
             title={messages.searchNoRecords}
@@ -103,12 +103,11 @@ export function AdminUsersPage() {
             {search.data.total > search.data.pageSize && (
               <TablePagination
                 component="div"
-                count={search.data.total}
+                {...countedPaging(search.data, search.data.rows.length, search.data.pageSize)}
                 page={page - 1}
                 onPageChange={(_, next) => setParams({ page: String(next + 1) })}
                 rowsPerPage={search.data.pageSize}
                 rowsPerPageOptions={[]}
-                labelDisplayedRows={displayedRows(search.data.totalCapped)}
               />
             )}
           </>
