@@ -224,8 +224,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       root: webRoot,
       // The build writes .br and .gz copies beside each file (web/vite.config.ts).
       preCompressed: true,
-      // Files are looked up on disk per request (not routed once at start), so a build made while the
-      // portal runs is served at once; a screen's address, found on no disk, goes to the page below.
+      // One route per built file, found at start: a screen's address then goes straight to the page
+      // below, not through a look on disk for a file of its name first (a twelfth of the speed). A
+      // build made while the portal runs is served by the not-found handler below.
+      wildcard: false,
       setHeaders: (res, path) => {
         // Vite fingerprints assets; index.html must be asked for again so a deploy reaches users at once.
         res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -236,7 +238,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setNotFoundHandler((request, reply) => {
     // Unknown paths are screens of the single-page app; a missing API path or built asset is a real 404.
     const url = request.url.toLowerCase();
-    const isPage = request.method === 'GET' && !url.startsWith('/api/') && !url.startsWith('/assets/');
+    const isAsset = url.startsWith('/assets/');
+    // A build made while the portal runs: its new files (named by the build, no other characters) have no route yet.
+    const builtFile = /^\/assets\/\w[\w.-]*$/.exec(request.url.split('?')[0]!)?.[0];
+    if (serveWeb && builtFile && (request.method === 'GET' || request.method === 'HEAD') && existsSync(join(webRoot, builtFile))) {
+      return reply.sendFile(builtFile);
+    }
+    const isPage = request.method === 'GET' && !url.startsWith('/api/') && !isAsset;
     if (isPage && indexPage?.(request, reply)) return reply;
     return reply.status(404).send(failure([messages.notFound]));
   });

@@ -73,7 +73,12 @@ describe('compression', () => {
     const rebuilt = `${page}<p>new build</p>`;
     const newScript = 'console.log("new build");';
     writeBuilt(join(webRoot, 'assets', 'index-new456.js'), newScript);
-    expect((await app.inject({ method: 'GET', url: '/assets/index-new456.js' })).body).toBe(newScript);
+    const added = await app.inject({ method: 'GET', url: '/assets/index-new456.js', headers: { 'accept-encoding': 'br' } });
+    expect(added.headers).toMatchObject({ 'content-encoding': 'br', 'cache-control': 'public, max-age=31536000, immutable' });
+    expect(brotliDecompressSync(added.rawPayload).toString()).toBe(newScript);
+    const missing = await app.inject({ method: 'GET', url: '/assets/index-none789.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ succeeded: false });
 
     rmSync(join(webRoot, 'index.html'));
     await new Promise((resolve) => setTimeout(resolve, 1100));
