@@ -44,6 +44,8 @@ test.describe('[ADMIN][SITES]', () => {
     // Alerts off, saved at once: a reload still shows them off.
     const alerts = row.getByRole('switch', { name: `Receives alerts: ${word} Animal Hospital` });
     await expect(alerts).toBeChecked();
+    // The add's own "saved" note first goes: the same note shown again while it is up is not repeated.
+    await expect(page.getByText('Record saved successfully')).toBeHidden();
     await alerts.uncheck();
     await expect(page.getByText('Record saved successfully')).toBeVisible();
     await page.reload();

@@ -141,22 +141,28 @@ export function AdminSitesPage() {
 /** Turns a site's alerts on or off at once; alerts need an e-mail to go to. */
 function AlertsSwitch({ site }: { site: AdminSite }) {
   const save = useSaveSite();
+  // Shown turned from the click until the list is read again: held in the component's own state, set
+  // in the click itself, so the switch never flicks back while the save starts or the list reloads.
+  const [turnedTo, setTurnedTo] = useState<boolean | null>(null);
   const needsEmail = !site.email && !site.receivesAlerts;
-  const toggle = (receivesAlerts: boolean) =>
+  const toggle = (receivesAlerts: boolean) => {
+    setTurnedTo(receivesAlerts);
     save.mutate(
       { id: site.id, site: { ...siteInput(site), receivesAlerts } },
       {
         onSuccess: () => toast(messages.recordSaved, { variant: 'success' }),
         onError: (error) => toast(firstError(error, messages.genericError), { variant: 'error' }),
+        onSettled: () => setTurnedTo(null),
       },
     );
+  };
   return (
     <Tooltip title={needsEmail ? messages.siteAlertsNeedEmail : ''}>
       {/* A disabled control shows no tooltip of its own. */}
       <span>
         <Switch
-          checked={save.isPending ? Boolean(save.variables?.site.receivesAlerts) : site.receivesAlerts}
-          disabled={needsEmail || save.isPending}
+          checked={turnedTo ?? site.receivesAlerts}
+          disabled={needsEmail || turnedTo !== null}
           onChange={(_, checked) => toggle(checked)}
           slotProps={{ input: { 'aria-label': `Receives alerts: ${site.name}` } }}
         />
