@@ -182,7 +182,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const utilities = createUtilityService({ database, config });
   const pets = createPetService({ db: database.db, storage });
   const contacts = createContactService({ db: database.db });
-  const caches = await createPublicCaches(database);
+  const caches = await createPublicCaches(database, app.log);
   app.addHook('onClose', () => caches.close());
   const publicPages = createPublicService({ db: database.db, caches });
   const sites = createSiteService({ db: database.db, places: deps.places ?? createPlaces(config, database.db, app.log) });

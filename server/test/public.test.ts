@@ -10,6 +10,8 @@ import {
 } from '@petreg/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/client.js';
+import { ADMIN_URL } from './globalSetup.js';
 import { chips, petAlerts, petBreeds, pets, sitePets, sites, states, users } from '../src/db/schema.js';
 import { call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
 
@@ -194,6 +196,21 @@ describe('GET utilities/microchip-lookup', () => {
       await answers(chipId, true);
       await setChip(pet.id, { isActive: false });
       await answers(chipId, false);
+    });
+
+    it.runIf(process.env.TEST_DB === 'postgres')('remember nothing, and say why, while no listening connection can be made', async () => {
+      const url = new URL(ADMIN_URL);
+      url.pathname = '/petreg_no_such_database';
+      const unreachable = await openDatabase({ url: url.toString(), dataDir: null });
+      const troubles: unknown[] = [];
+      const subscription = await unreachable.listen('chip_lookup', () => {}, (error) => troubles.push(error));
+      try {
+        expect(subscription.live()).toBe(false);
+        expect(troubles).toHaveLength(1);
+        expect(String(troubles[0])).toMatch(/petreg_no_such_database/);
+      } finally {
+        await unreachable.close();
+      }
     });
 
     it('end when a yearly registration runs out, with no write', async () => {

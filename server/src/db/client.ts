@@ -33,6 +33,8 @@ const RELISTEN_DELAY_MS = 1000;
 const LISTEN_TIMEOUT_MS = 2000;
 /** Starts the payload of the notification a new listening connection sends itself. */
 const ECHO_PREFIX = 'listening ';
+/** How often, at most, a listening connection that keeps failing is reported. */
+const TROUBLE_EVERY_MS = 5 * 60_000;
 /** How often an idle listening connection is asked whether it still answers. */
 const HEARTBEAT_MS = 5000;
 
@@ -45,8 +47,10 @@ export interface DatabaseHandle {
    * Calls `onNotify` with each notification's payload on `channel` (NOTIFY, sent at commit by any
    * process writing to the database), and with null when some may have been missed: a server's
    * connection dropped (listening resumes on a new one). `live()` says whether nothing can be missed now.
+   * `onTrouble` hears why a server's listening connection could not be made or checked (at most every
+   * few minutes): until it can, nothing is live.
    */
-  listen(channel: string, onNotify: (payload: string | null) => void): Promise<Subscription>;
+  listen(channel: string, onNotify: (payload: string | null) => void, onTrouble?: (error: unknown) => void): Promise<Subscription>;
   close(): Promise<void>;
   /** PGlite only: the whole database as a tarball that `openDatabase({ snapshot })` loads. */
   dump?(): Promise<Blob>;
@@ -69,8 +73,8 @@ export async function openDatabase(options: { url?: string; dataDir: string | nu
     };
     return {
       ...handle(db as unknown as Database, 'postgres', () => migratePg(db, { migrationsFolder }), close),
-      async listen(channel, onNotify) {
-        const subscription = await listenOnServer(url, pool, channel, onNotify);
+      async listen(channel, onNotify, onTrouble) {
+        const subscription = await listenOnServer(url, pool, channel, onNotify, onTrouble);
         subscriptions.add(subscription);
         return subscription;
       },
@@ -137,7 +141,13 @@ async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
  * on it: a pooler that does not pass notifications on (PgBouncer in transaction mode) never goes live,
  * so nothing is remembered rather than remembered stale.
  */
-async function listenOnServer(url: string, pool: pg.Pool, channel: string, onNotify: (payload: string | null) => void): Promise<Subscription> {
+async function listenOnServer(
+  url: string,
+  pool: pg.Pool,
+  channel: string,
+  onNotify: (payload: string | null) => void,
+  onTrouble: (error: unknown) => void = () => {},
+): Promise<Subscription> {
   let client: pg.Client | null = null;
   let live = false;
   let closed = false;
@@ -150,6 +160,8 @@ async function listenOnServer(url: string, pool: pg.Pool, channel: string, onNot
   let roundTrip: Promise<void> | null = null;
   pool.on('release', () => released++);
   let echo: { nonce: string; heard: () => void } | null = null;
+  // A connection that keeps failing (a pooler that drops notifications) is retried every second, but told of rarely.
+  let toldAt = -Infinity;
 
   /** One round trip on the listening connection, shared by every caller while it runs; a failure loses the connection. */
   function followUp(connection: pg.Client): Promise<void> {
@@ -215,7 +227,11 @@ async function listenOnServer(url: string, pool: pg.Pool, channel: string, onNot
       });
       await pool.query('select pg_notify($1, $2)', [channel, nonce]);
       await echoed;
-    } catch {
+    } catch (error) {
+      if (performance.now() - toldAt > TROUBLE_EVERY_MS) {
+        toldAt = performance.now();
+        onTrouble(error);
+      }
       lost(connection);
       return;
     } finally {

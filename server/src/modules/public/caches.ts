@@ -1,5 +1,7 @@
 import type { MicrochipLookup, PublicProfile } from '@petreg/contract';
+import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, Subscription } from '../../db/client.js';
+import { loggable } from '../../errors.js';
 import { RecentCache } from '../../recent.js';
 
 /**
@@ -86,13 +88,15 @@ class PageCache<V extends ShownPet> extends AnswerCache<V> {
 
 export type PublicCaches = Awaited<ReturnType<typeof createPublicCaches>>;
 
-export async function createPublicCaches(database: Pick<DatabaseHandle, 'listen'>) {
+export async function createPublicCaches(database: Pick<DatabaseHandle, 'listen'>, log: Pick<FastifyBaseLogger, 'warn'>) {
   // A walk through random chip numbers only pushes out the oldest answers (about 20 MB at most).
   const lookups = new AnswerCache<MicrochipLookup>(100_000);
   const profiles = new PageCache<ShownPet & { profile: PublicProfile }>(10_000);
   const shortLinks = new PageCache<ShownPet & { publicId: string }>(10_000);
 
-  const chips = await database.listen(chipLookupChannel, (chipId) => lookups.forget(chipId || null));
+  const trouble = (channel: string) => (error: unknown) =>
+    log.warn({ err: loggable(error), channel }, 'cannot listen for changes to public answers: they are read from the database meanwhile');
+  const chips = await database.listen(chipLookupChannel, (chipId) => lookups.forget(chipId || null), trouble(chipLookupChannel));
   lookups.subscription = chips;
   const pages = await database.listen(publicPetChannel, (changed) => {
     const [kind, id] = (changed ?? '').split(':');
@@ -100,7 +104,7 @@ export async function createPublicCaches(database: Pick<DatabaseHandle, 'listen'
       if (kind === 'pet' || kind === 'user') cache.forgetShowing(kind, Number(id));
       else cache.forget(null);
     }
-  });
+  }, trouble(publicPetChannel));
   profiles.subscription = pages;
   shortLinks.subscription = pages;
 
