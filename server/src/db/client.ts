@@ -225,8 +225,8 @@ async function listenOnServer(
         echo = { nonce, heard: resolve };
         echoTimer = setTimeout(() => reject(new Error(`no notification came back on ${channel}`)), LISTEN_TIMEOUT_MS);
       });
-      await pool.query('select pg_notify($1, $2)', [channel, nonce]);
-      await echoed;
+      // Awaited together: a pool slower than the echo's timeout must not leave its rejection unheard.
+      await Promise.all([pool.query('select pg_notify($1, $2)', [channel, nonce]), echoed]);
     } catch (error) {
       if (performance.now() - toldAt > TROUBLE_EVERY_MS) {
         toldAt = performance.now();
