@@ -83,3 +83,30 @@ CREATE TRIGGER "short_links_notify_public_pet" AFTER UPDATE OR DELETE ON "short_
 -- A site's change reaches the pages of every pet linked to it; directory imports add sites, which no page shows yet.
 CREATE TRIGGER "sites_notify_public_pet" AFTER UPDATE OR DELETE ON "sites"
   FOR EACH STATEMENT EXECUTE FUNCTION "notify_public_pet"();
+--> statement-breakpoint
+-- TRUNCATE fires no row trigger: emptying a table the answers read drops every answer kept.
+CREATE FUNCTION "notify_chip_lookup_of_all"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('chip_lookup', '');
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER "chips_truncate_notify_chip_lookup" AFTER TRUNCATE ON "chips" FOR EACH STATEMENT EXECUTE FUNCTION "notify_chip_lookup_of_all"();
+--> statement-breakpoint
+CREATE TRIGGER "pets_truncate_notify_chip_lookup" AFTER TRUNCATE ON "pets" FOR EACH STATEMENT EXECUTE FUNCTION "notify_chip_lookup_of_all"();
+--> statement-breakpoint
+CREATE TRIGGER "pets_truncate_notify_public_pet" AFTER TRUNCATE ON "pets" FOR EACH STATEMENT EXECUTE FUNCTION "notify_public_pet"();
+--> statement-breakpoint
+CREATE TRIGGER "users_truncate_notify_public_pet" AFTER TRUNCATE ON "users" FOR EACH STATEMENT EXECUTE FUNCTION "notify_public_pet"();
+--> statement-breakpoint
+CREATE TRIGGER "backup_contacts_truncate_notify_public_pet" AFTER TRUNCATE ON "backup_contacts" FOR EACH STATEMENT EXECUTE FUNCTION "notify_public_pet"();
+--> statement-breakpoint
+CREATE TRIGGER "pet_breeds_truncate_notify_public_pet" AFTER TRUNCATE ON "pet_breeds" FOR EACH STATEMENT EXECUTE FUNCTION "notify_public_pet"();
+--> statement-breakpoint
+CREATE TRIGGER "pet_alerts_truncate_notify_public_pet" AFTER TRUNCATE ON "pet_alerts" FOR EACH STATEMENT EXECUTE FUNCTION "notify_public_pet"();
+--> statement-breakpoint
+CREATE TRIGGER "site_pets_truncate_notify_public_pet" AFTER TRUNCATE ON "site_pets" FOR EACH STATEMENT EXECUTE FUNCTION "notify_public_pet"();
+--> statement-breakpoint
+CREATE TRIGGER "short_links_truncate_notify_public_pet" AFTER TRUNCATE ON "short_links" FOR EACH STATEMENT EXECUTE FUNCTION "notify_public_pet"();
+--> statement-breakpoint
+CREATE TRIGGER "sites_truncate_notify_public_pet" AFTER TRUNCATE ON "sites" FOR EACH STATEMENT EXECUTE FUNCTION "notify_public_pet"();

@@ -474,3 +474,18 @@ describe('GET utilities/settings', () => {
     expect(body.result!.productionHost).toBe('registry.example.com');
   });
 });
+
+// Last in the file: it empties tables the other tests read.
+describe('answers remembered between calls, when a table they read is emptied (TRUNCATE fires no row trigger)', () => {
+  it('are all dropped', async () => {
+    const { pet, chipId } = await ownerWithPet();
+    await activate(pet.id);
+    expect((await lookup(chipId)).body.result!.isRegistered).toBe(true);
+    expect((await profileOf(pet.publicId)).body.result!.pet).toMatchObject({ breed: beagle.name });
+
+    await ctx.database.db.execute(sql`truncate ${petBreeds}`);
+    expect((await profileOf(pet.publicId)).body.result!.pet).toMatchObject({ breed: null });
+    await ctx.database.db.execute(sql`truncate ${chips} cascade`);
+    expect((await lookup(chipId)).body.result!.isRegistered).toBe(false);
+  });
+});
