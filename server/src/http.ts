@@ -71,6 +71,9 @@ export interface FixedJson {
   etag: string;
 }
 
+/** A strong entity tag naming these bytes (or text): the same content, the same tag, on every instance. */
+export const contentTag = (content: string | Buffer) => `"${createHash('sha256').update(content).digest('base64url').slice(0, 32)}"`;
+
 /** Computes the answer on first use (again after a failure) and keeps it. */
 export function fixedJson(compute: () => Promise<unknown>): () => Promise<FixedJson> {
   let made: Promise<FixedJson> | undefined;
@@ -78,7 +81,7 @@ export function fixedJson(compute: () => Promise<unknown>): () => Promise<FixedJ
     (made ??= compute().then(
       (value) => {
         const text = JSON.stringify(value);
-        return { text, etag: `W/"${createHash('sha256').update(text).digest('base64url').slice(0, 32)}"` };
+        return { text, etag: `W/${contentTag(text)}` };
       },
       (error: unknown) => {
         made = undefined;

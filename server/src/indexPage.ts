@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { holdsCurrent } from './http.js';
+import { contentTag, holdsCurrent } from './http.js';
 
 type Encoding = 'br' | 'gzip' | 'identity';
 
@@ -48,7 +47,7 @@ export function indexPageSender(webRoot: string) {
       for (const [encoding, path] of [['identity', file], ['br', `${file}.br`], ['gzip', `${file}.gz`]] as const) {
         if (!existsSync(path)) continue;
         const body = readFileSync(path);
-        copies.set(encoding, { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` });
+        copies.set(encoding, { body, etag: contentTag(body) });
       }
       loaded = copies.has('identity') ? { mtimeMs, copies } : null;
     }
