@@ -92,12 +92,18 @@ export function loggerOptions(config: Pick<Config, 'logLevel' | 'logFormat'>) {
   };
 }
 
+/**
+ * Fastify's trustProxy from TRUST_PROXY. A hop count trusts the connection and the hops nearest it,
+ * as many as it says (Fastify's own number trusts none, so every client would share the proxy's address).
+ */
+const trustedHops = (trust: Config['trustProxy']) => (typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust);
+
 /** Builds the API and web host without listening, so tests drive it through `app.inject()`. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { config, database } = deps;
   const app = Fastify({
     logger: loggerOptions(config),
-    trustProxy: config.trustProxy,
+    trustProxy: trustedHops(config.trustProxy),
     // A maps service's place id in a path (POST site/ByGoogleId/{placeId}) may run past the default 100 characters.
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 400 },
     bodyLimit: jsonBodyLimit,

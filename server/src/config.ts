@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { normalisePhone, support } from '@petreg/contract';
 import { z } from 'zod';
@@ -19,6 +20,32 @@ const optionalUrl = z
   .optional()
   .transform((v) => (v ? v : undefined))
   .pipe(z.url().optional());
+
+/** An address, a CIDR range, or one of the ranges Fastify's trustProxy names (loopback, linklocal, uniquelocal). */
+function isProxyAddress(entry: string) {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * Which hops of X-Forwarded-For are believed: a hop count (the right-most N were added by our own
+ * proxies) or the proxies' addresses. `true` is refused: it takes the left-most address, which the client writes.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .default('false')
+  .transform((v, ctx): number | string[] | false => {
+    if (v === '' || v === 'false' || v === '0') return false;
+    if (/^\d+$/.test(v)) return Number(v);
+    const list = v.split(',').map((s) => s.trim());
+    if (v !== 'true' && list.every(isProxyAddress)) return list;
+    ctx.addIssue({ code: 'custom', message: "must be a hop count (1 behind one load balancer) or the proxies' addresses or CIDR ranges, comma-separated" });
+    return z.NEVER;
+  });
 
 /** Every environment variable the server reads, with its embedded default. */
 const envSchema = z.object({
@@ -68,10 +95,7 @@ const envSchema = z.object({
     .string()
     .default('')
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
-  TRUST_PROXY: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
+  TRUST_PROXY: trustProxy,
 });
 
 /** The variables by name, as strings, the way the process environment gives them. */
@@ -104,7 +128,8 @@ export interface Config {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Readable lines for a person at a terminal; one JSON object a line for log collectors. */
   logFormat: 'pretty' | 'json';
-  trustProxy: boolean;
+  /** Whose X-Forwarded-For is believed: nobody's (the connection's address), a hop count, or the proxies' addresses. */
+  trustProxy: number | string[] | false;
   /** Client addresses exempt from rate limits (a monitoring probe, the benchmark). */
   rateLimitAllowList: string[];
 }

@@ -35,8 +35,22 @@ describe('configuration', () => {
     [{ STRIPE_SECRET_KEY: 'sk_live_x' }, /STRIPE_WEBHOOK_SECRET is required/],
     [{ SUPPORT_PHONE: 'call us' }, /^Invalid configuration: SUPPORT_PHONE must be a phone number/],
     [{ PRIVACY_FILE: '/nonexistent/privacy.md' }, /^Invalid configuration: PRIVACY_FILE must name an existing file/],
+    [{ TRUST_PROXY: 'true' }, /^Invalid configuration: TRUST_PROXY must be a hop count \(1 behind one load balancer\) or the proxies' addresses/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /^Invalid configuration: TRUST_PROXY must be a hop count/],
+    [{ TRUST_PROXY: '10.0.0.1, lb.internal' }, /^Invalid configuration: TRUST_PROXY must be a hop count/],
   ])('stops with one line naming the variable for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it.each([
+    [{}, false],
+    [{ TRUST_PROXY: 'false' }, false],
+    [{ TRUST_PROXY: '0' }, false],
+    [{ TRUST_PROXY: '2' }, 2],
+    [{ TRUST_PROXY: '10.0.0.7' }, ['10.0.0.7']],
+    [{ TRUST_PROXY: '173.245.48.0/20, 2400:cb00::/32,loopback' }, ['173.245.48.0/20', '2400:cb00::/32', 'loopback']],
+  ])('reads TRUST_PROXY %j as a hop count or the proxies\' addresses', (env, trustProxy) => {
+    expect(loadConfig(env).trustProxy).toEqual(trustProxy);
   });
 
   it('generates the JWT secret once and keeps it in DATA_DIR', () => {
