@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CreatedPet, Pet, StaticData, User } from '@petreg/contract';
+import { crc32 } from 'node:zlib';
+import { limits, messages, type CreatedPet, type Pet, type StaticData, type User } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +26,37 @@ async function photo(color: string) {
   const png = await sharp({ create: { width: 30, height: 30, channels: 3, background: color } }).png().toBuffer();
   return `data:image/png;base64,${png.toString('base64')}`;
 }
+
+/** A PNG of a few dozen bytes whose header declares `width` × `height`: what an image bomb looks like before it is decoded. */
+async function declaring(width: number, height: number) {
+  const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#888' } }).png().toBuffer();
+  // The IHDR chunk follows the 8-byte signature: length, type, width, height, …, then its CRC over type and data.
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+  return `data:image/png;base64,${png.toString('base64')}`;
+}
+
+describe('an image of too many pixels', () => {
+  it('is refused before it is decoded, with the message saying so; a pet is not created', async () => {
+    const { token } = await signUpOwner(ctx.app);
+    for (const [width, height] of [
+      [100_000, 100_000],
+      [8000, 6251],
+    ] as const) {
+      const image = await declaring(width, height);
+      expect(image.length).toBeLessThan(200);
+      const refused = await call(ctx.app, 'POST', 'Pet/create-pet', { token, body: { name: 'Biscuit', speciesId: data.species[0]!.id, image } });
+      expect(refused, `${width} × ${height}`).toMatchObject({ status: 400, body: { errors: [messages.imageTooManyPixels] } });
+    }
+    expect((await call<Pet[]>(ctx.app, 'GET', 'pet/user-pets', { token })).body.result).toEqual([]);
+  });
+
+  it("refuses more than limits.imagePixelsMax, which a 48-megapixel phone's photo is under", () => {
+    expect(limits.imagePixelsMax).toBeGreaterThan(8064 * 6048);
+    expect(8000 * 6251).toBeGreaterThan(limits.imagePixelsMax);
+  });
+});
 
 describe('pet photos', () => {
   const pet = (chipId: string, image: string | null) => ({

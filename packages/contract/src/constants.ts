@@ -44,6 +44,12 @@ export const limits = {
   imageBytesMax: 2 * 1024 * 1024,
   /** The largest image the server takes: twice the spec's "about 2 MB", so a large phone photo still fits. */
   imageUploadBytesMax: 4 * 1024 * 1024,
+  /**
+   * The most pixels an uploaded image may have, checked before it is decoded: a 48-megapixel phone's
+   * photo (8064 × 6048, 48.8 MP) passes and is scaled down like any other; a few kilobytes of PNG
+   * declaring more is refused before it costs memory and seconds of work.
+   */
+  imagePixelsMax: 50_000_000,
   alertRadiusMiles: 50,
   emailStatsDays: 30,
 } as const;

@@ -95,6 +95,8 @@ export const messages = {
   invalidDate: 'Enter a valid date',
   dateInFuture: 'The date cannot be in the future',
   imageTooLarge: 'The image is too large. Please choose one under 4 MB.',
+  // No spec message: the spec's size message, in pixels (limits.imagePixelsMax).
+  imageTooManyPixels: 'The image is too large. Please choose one under 50 megapixels.',
   couponNotEligible: "This coupon applies only to pets with a Save This Life microchip.",
   collarTagUnavailable: 'The QR collar tag is out of stock.',
   petNeedsChip: 'Add a microchip to this pet before choosing a protection plan.',

@@ -3,6 +3,7 @@ import { API_BASE, limits, messages } from '@petreg/contract';
 import sharp from 'sharp';
 import type { FileStorage } from './index.js';
 import { AppError, badRequest } from '../../errors.js';
+import { createTaskQueue } from '../../taskQueue.js';
 
 const MAX_EDGE_PX = 1600;
 /** Name of stored images: random, so a pet's photo cannot be found by guessing. */
@@ -18,6 +19,23 @@ export const imageUrl = (folder: keyof typeof imageRoutes, name: string | null):
   name ? `${imageRoutes[folder]}/${name}` : null;
 
 /**
+ * Decodes at once: one a core. Each holds tens of megabytes and keeps a core busy for up to a second
+ * or two; more uploads at the same moment wait their turn rather than pile up memory.
+ */
+const decodes = createTaskQueue(2);
+
+/** The pixels an image declares, read from its header without decoding it; null when it is no image. */
+async function declaredPixels(upload: Buffer): Promise<number | null> {
+  try {
+    // No limit on reading the header: the count is weighed here, to be refused in the product's words.
+    const { width, height } = await sharp(upload, { limitInputPixels: false }).metadata();
+    return width && height ? width * height : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Stores an uploaded image (a data URL) after checking by its content that it is an image,
  * re-encoding it as JPEG of bounded size. Re-encoding drops every metadata block, GPS positions included.
  */
@@ -26,14 +44,20 @@ export async function storeImage(storage: FileStorage, folder: string, dataUrl: 
   if (!match?.[1]) throw badRequest(messages.onlyImages);
   const upload = Buffer.from(match[2]!, 'base64');
   if (upload.length > limits.imageUploadBytesMax) throw new AppError(413, [messages.imageTooLarge]);
+  const pixels = await declaredPixels(upload);
+  if (pixels === null) throw badRequest(messages.onlyImages);
+  if (pixels > limits.imagePixelsMax) throw badRequest(messages.imageTooManyPixels);
   let jpeg: Buffer;
   try {
-    jpeg = await sharp(upload, { limitInputPixels: 50_000_000 })
-      .rotate() // apply the camera's orientation before the EXIF block is dropped
-      .resize({ width: MAX_EDGE_PX, height: MAX_EDGE_PX, fit: 'inside', withoutEnlargement: true })
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality: 82, mozjpeg: true })
-      .toBuffer();
+    jpeg = await decodes(() =>
+      // The decoder holds to the limit too, whatever the header said.
+      sharp(upload, { limitInputPixels: limits.imagePixelsMax })
+        .rotate() // apply the camera's orientation before the EXIF block is dropped
+        .resize({ width: MAX_EDGE_PX, height: MAX_EDGE_PX, fit: 'inside', withoutEnlargement: true })
+        .flatten({ background: '#ffffff' })
+        .jpeg({ quality: 82, mozjpeg: true })
+        .toBuffer(),
+    );
   } catch {
     throw badRequest(messages.onlyImages);
   }
