@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import {
   messages,
   type AlertLocation,
@@ -517,6 +518,21 @@ describe('PUT pet/mark-as-found', () => {
   });
 });
 
+describe('a name stored with a line break before names were held to one line', () => {
+  it('stays on one line in the alert e-mail and its subject: it forges no line of the plain text', async () => {
+    const { token, pet } = await ownerWithLostPet();
+    const near = await siteNear('78702', 5);
+    await sendAndPay(token, pet.id, { zipCode: '78702' });
+    const forged = 'Biscuit\r\nReward! Call 555-0199 now\u2028';
+    await db().update(pets).set({ name: forged }).where(eq(pets.id, pet.id));
+    await sendDueAlertEmails(db(), collector, settings);
+    const mail = sentMessages.find((m) => m.to === near.email)!;
+    expect(mail.subject).toBe('Lost dog: Biscuit Reward! Call 555-0199 now , last seen near Austin, TX 78702');
+    expect(mail.text).toContain('LOST DOG: Biscuit Reward! Call 555-0199 now \n');
+    expect(mail.text.split('\n').filter((line) => line.startsWith('Reward!'))).toEqual([]);
+  });
+});
+
 const sentMessages: MailMessage[] = [];
 /** A mailer that keeps what it is given: each message the mail server would have accepted. */
 const collector: Mailer = { send: async (message) => void sentMessages.push(message) };
@@ -534,5 +550,13 @@ describe('the embedded outbox', () => {
     expect(header('list-unsubscribe')).toMatch(
       /^List-Unsubscribe: <http:\/\/localhost:3000\/api\/v2\/email\/unsubscribe\/[0-9a-f-]{36}>, <mailto:alerts@registry\.example\?subject=unsubscribe%20[0-9a-f-]{36}>$/,
     );
+  });
+
+  it('writes a subject holding a line break on one header line', async () => {
+    const outboxDir = join(ctx.outboxDir, 'one-line-subject');
+    await createMailer({ from: settings.mailFrom, outboxDir }).send({ to: 'a@example.com', subject: 'Rex\r\nBcc: b@example.com', text: 'x' });
+    const [mail] = await readOutbox(outboxDir);
+    expect(mail!.subject).toBe('Rex Bcc: b@example.com');
+    expect(mail!.bcc).toBeUndefined();
   });
 });

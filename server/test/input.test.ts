@@ -123,6 +123,50 @@ describe('an impossible date', () => {
   });
 });
 
+describe('a line break or control character in a one-line field', () => {
+  const refused = { status: 400, errors: [messages.controlCharacter] };
+
+  it('answers 400 saying so, in names, addresses, phones, e-mails and search boxes; nothing is stored', async () => {
+    for (const control of ['\n', '\r\n', '\t', '\u001b', '\u007f', '\u0085', '\u2028']) {
+      const name = `Biscuit${control}Call 555-0199`;
+      expect(await outcome('POST', 'Pet/create-pet', registration({ name })), JSON.stringify(control)).toEqual(refused);
+      expect(await outcome('PUT', 'Pet/pet-profile', profile({ name }))).toEqual(refused);
+      expect(await outcome('PUT', `Users/${userId}`, person({ firstName: `Jamie${control}` }))).toEqual(refused);
+      expect(await outcome('PUT', `Users/${userId}`, person({ city: `St Louis${control}` }))).toEqual(refused);
+      expect(await outcome('POST', 'Users/backup-contact', { name: 'Alex', phoneNumber: `(415) 555-2671${control}` })).toEqual(refused);
+      expect(await outcome('POST', 'Users/signup', { firstName: 'Jamie', lastName: 'Rivera', email: `a${control}b@example.com`, phoneNumber: '(415) 555-2671', password: 'Secret#123' })).toEqual(refused);
+      expect(await outcome('GET', `utilities/microchip-lookup?id=${encodeURIComponent(`985141000123456${control}`)}`)).toEqual(refused);
+    }
+    const names = (await call<{ name: string }[]>(ctx.app, 'GET', 'pet/user-pets', { token })).body.result!.map((p) => p.name);
+    expect(names.filter((n) => n.includes('555'))).toEqual([]);
+  });
+
+  it('notes and an incident told keep their line breaks, not other control characters', async () => {
+    const kept = await call<CreatedPet>(ctx.app, 'POST', 'Pet/create-pet', { token, body: registration({ notes: 'Shy.\r\nAnswers to Bis.' }) });
+    expect(kept.status).toBe(200);
+    expect(kept.body.result!.pet.notes).toBe('Shy.\r\nAnswers to Bis.');
+    expect(await outcome('POST', 'Pet/create-pet', registration({ notes: 'Shy.\tAnswers to Bis.' }))).toEqual(refused);
+    expect(await outcome('PUT', 'Pet/pet-profile', profile({ incidentDescription: 'Ran off.\nNear the park.' }))).toMatchObject({ status: 200 });
+    expect(await outcome('PUT', 'Pet/pet-profile', profile({ incidentDescription: 'Ran off.\u001b[2J' }))).toEqual(refused);
+  });
+
+  it('a password keeps what its owner typed', async () => {
+    expect((await outcome('POST', 'Users/login', { email: 'nobody@example.com', password: 'tab\there' })).errors).not.toEqual([messages.controlCharacter]);
+  });
+});
+
+describe('an impossible time of day or offset', () => {
+  for (const missingDate of ['2024-01-01T25:00:00Z', '2024-01-01T10:61:00Z', '2024-01-01T10:00:00+99:00', '2024-01-01T10:00:60Z']) {
+    it(`${missingDate} answers 400 with the field's message on every route taking a missing date`, async () => {
+      const invalid = { status: 400, errors: [messages.invalidDate] };
+      expect(await outcome('PUT', 'Pet/pet-profile', profile({ missingDate }))).toEqual(invalid);
+      expect(await outcome('PUT', `Pet/${petId}`, profile({ missingDate }))).toEqual(invalid);
+      const alert = { name: 'Biscuit', petId, missingDate, zipCode: '63101', incidentDescription: 'Slipped the leash.', status: 'NEW' };
+      expect(await outcome('POST', 'petalert/send-mail-from-pet-alert', alert)).toEqual(invalid);
+    });
+  }
+});
+
 describe('a JSON body that is not an object', () => {
   for (const [method, path] of [
     ['POST', 'Pet/create-pet'],

@@ -96,6 +96,15 @@ describe('the mail log', () => {
     expect(capped.items[0]!.recipient).toBe(`many${matchCountLimit}-${tag}`);
   });
 
+  it('shows a subject stored with a line break, from before names were held to one line, on one line', async () => {
+    const recipient = `old-subject-${Date.now()}@example.com`;
+    const [old] = await db().insert(mailOutbox).values({ recipient, kind: 'receipt', subject: 'Rex\r\nis protected', text: 'x' }).returning();
+    const listed = await list(recipient);
+    expect(listed.body.result!.items.map((item) => item.subject)).toEqual(['Rex is protected']);
+    const opened = await call<MailLogMessage>(ctx.app, 'GET', `admin/mail/outbox/${old!.id}`, { token: admin.token });
+    expect(opened.body.result!.subject).toBe('Rex is protected');
+  });
+
   it('opens an e-mail with its plain text, as its recipient got it', async () => {
     const { clinic } = await paidAlert();
     const [row] = await db().select().from(alertEmails).where(eq(alertEmails.recipient, clinic.email!));

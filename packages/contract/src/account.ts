@@ -15,11 +15,11 @@ export const emailField = textField(limits.emailMax, messages.emailTooLong, mess
   .pipe(z.email({ error: messages.emailInvalid, pattern: z.regexes.html5Email }));
 
 /** The strength rule of sign-up, reset and change password. */
-export const newPasswordField = textField(limits.passwordMax, messages.passwordTooLong, messages.passwordRequired)
+export const newPasswordField = textField(limits.passwordMax, messages.passwordTooLong, messages.passwordRequired, 'secret')
   .min(1, { error: messages.passwordRequired, abort: true })
   .regex(strongPassword, { error: messages.passwordWeak });
 
-const passwordField = textField(limits.passwordMax, messages.passwordTooLong, messages.passwordRequired).min(1, {
+const passwordField = textField(limits.passwordMax, messages.passwordTooLong, messages.passwordRequired, 'secret').min(1, {
   error: messages.passwordRequired,
 });
 
@@ -112,7 +112,7 @@ export const profileSchema = requestObject({
   /** A data URL for a new photo, the stored name to keep it, empty to remove it; absent keeps it. */
   photo: textField(imageDataUrlMax, messages.imageTooLarge, messages.onlyImages).nullish(),
   /** Required when the e-mail changes: a stolen session alone must not move the account to another address. */
-  currentPassword: textField(limits.passwordMax, messages.passwordTooLong).optional(),
+  currentPassword: textField(limits.passwordMax, messages.passwordTooLong, messages.invalidText, 'secret').optional(),
 });
 export type ProfileInput = z.input<typeof profileSchema>;
 

@@ -32,14 +32,38 @@ export const idParam = (message: string = messages.invalidId) => recordId(z.coer
 const hasRefusedCharacter = (text: string) => text.includes('\u0000') || /\p{Cs}/u.test(text);
 
 /**
- * Text of at most `max` characters, never holding a character PostgreSQL refuses.
- * `required` is the message for a missing value or one that is not text.
+ * Control characters (Unicode Cc: tab, line breaks, DEL, C1) and the Unicode line and paragraph
+ * separators. In a one-line field they would forge lines in a plain-text e-mail or a mail header.
  */
-export function textField(max: number, tooLong: string, required: string = messages.invalidText) {
-  return z
+const controlCharacter = /[\p{Cc}\u2028\u2029]/u;
+/** The same, less the line breaks a text of several lines keeps. */
+const controlCharacterBesideLineBreaks = /(?![\r\n])[\p{Cc}\u2028\u2029]/u;
+
+/**
+ * Text made one line where it is written out (a mail subject, a line of a plain-text e-mail): each
+ * run of control characters becomes a space, so a value stored before the rule breaks no layout.
+ */
+export const oneLine = (text: string) => text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
+
+/**
+ * What a text field holds beyond printable text: one line (names, addresses, phones, e-mails, search
+ * boxes: the default), several lines (notes, an incident told), or anything printable or not (a
+ * password: never shown nor sent, and refusing a character would lock out whoever chose it).
+ */
+export type TextLines = 'one' | 'several' | 'secret';
+
+/**
+ * Text of at most `max` characters, never holding a character PostgreSQL refuses nor, unless it is
+ * a secret, a control character. `required` is the message for a missing value or one that is not text.
+ */
+export function textField(max: number, tooLong: string, required: string = messages.invalidText, lines: TextLines = 'one') {
+  const text = z
     .string({ error: required })
     .max(max, { error: tooLong, abort: true })
     .refine((v) => !hasRefusedCharacter(v), { error: messages.invalidCharacter, abort: true });
+  if (lines === 'secret') return text;
+  const refused = lines === 'one' ? controlCharacter : controlCharacterBesideLineBreaks;
+  return text.refine((v) => !refused.test(v), { error: messages.controlCharacter, abort: true });
 }
 
 /** No pet was born, and no vaccine given, before this; it also keeps out year 0, which PostgreSQL refuses. */
@@ -50,6 +74,27 @@ export const dateField = z
   .string({ error: messages.invalidDate })
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: messages.invalidDate, abort: true })
   .refine((v) => v >= earliestDate && dayjs(v, 'YYYY-MM-DD', true).isValid(), { error: messages.invalidDate });
+
+/**
+ * A date, or a date and time with its offset (hours 00-23, minutes and seconds 00-59, offsets to
+ * ±14:59), as ISO 8601 writes them: 25:00, 10:61 and +99:00 are no time.
+ */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-](0\d|1[0-4]):[0-5]\d))?$/;
+
+/**
+ * A moment: an ISO date-time with its offset, or a bare YYYY-MM-DD (midnight UTC), on a real
+ * calendar date; sent on as UTC ISO. `required` is the message for a missing or empty value.
+ * No rule aborts: an aborted field would keep a form's rules across fields from running beside it;
+ * the transform runs only on a value every rule passed, so it never meets a time Date cannot read.
+ */
+export function timestampField(required: string) {
+  return z
+    .string({ error: required })
+    .min(1, { error: required })
+    .regex(ISO_DATE_TIME, { error: messages.invalidDate })
+    .refine((v) => dateField.safeParse(v.slice(0, 10)).success && Number.isFinite(Date.parse(v)), { error: messages.invalidDate })
+    .transform((v) => new Date(v).toISOString());
+}
 
 /**
  * The `when` of a rule across fields: it runs beside the other fields' errors, so a form shows them

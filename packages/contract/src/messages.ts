@@ -132,6 +132,8 @@ export const messages = {
   invalidId: 'This record does not exist.',
   invalidText: 'Enter text in this field.',
   invalidCharacter: 'This text contains a character that is not allowed.',
+  // No spec message: one wording for every one-line field (and, less line breaks, for notes).
+  controlCharacter: "This field can't contain line breaks or control characters.",
   invalidChoice: 'Choose one of the options offered.',
   firstNameTooLong: "First name can't be more than 255 characters long",
   addressTooLong: "Address can't be more than 255 characters long",

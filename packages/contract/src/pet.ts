@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isWellFormedChipId, normaliseChipId } from './chip.js';
 import { imageDataUrlMax, limits } from './constants.js';
-import { dateField, idField, requestObject, textField, whenFieldsParsed } from './fields.js';
+import { dateField, idField, requestObject, textField, timestampField, whenFieldsParsed } from './fields.js';
 import { messages } from './messages.js';
 import { normalisePhone } from './phone.js';
 import { optionalZipCodeField } from './place.js';
@@ -43,7 +43,7 @@ export function petFields(nameMin: number, nameMinMessage: string) {
       .transform((v) => v ?? null),
     spayedNeutered: z.boolean({ error: messages.invalidChoice }).default(false),
     shareContactInfo: z.boolean({ error: messages.invalidChoice }).default(false),
-    notes: textField(limits.notesMax, messages.notesTooLong)
+    notes: textField(limits.notesMax, messages.notesTooLong, messages.invalidText, 'several')
       .nullish()
       .transform((v) => (v ? v : null)),
     /** A data URL when a new image was chosen, otherwise the stored file name (or null). */
@@ -101,24 +101,16 @@ export type PetRegistration = z.output<typeof petRegistrationSchema>;
 
 /** A client's clock may run a little ahead of the server's: "just now" is no future date. */
 const CLOCK_SKEW_MS = 5 * 60_000;
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
 /**
- * When the pet went missing: an ISO date-time with its offset (the public profile shows the hour),
- * or a bare YYYY-MM-DD (midnight UTC); a real calendar date, not in the future. Sent on as UTC ISO.
- * No rule aborts: an aborted field would keep the rules across fields (chip, ZIP) from running beside
- * it; the first message of the field is the one shown.
+ * When the pet went missing (the public profile shows the hour): a moment, not in the future.
+ * No rule aborts (see timestampField); the first message of the field is the one shown.
  */
-export const missingDateField = z
-  .string({ error: messages.missingDateRequired })
-  .min(1, { error: messages.missingDateRequired })
-  .regex(ISO_DATE_TIME, { error: messages.invalidDate })
-  .refine((v) => dateField.safeParse(v.slice(0, 10)).success, { error: messages.invalidDate })
-  .refine((v) => !(Date.parse(v) > Date.now() + CLOCK_SKEW_MS), { error: messages.dateInFuture })
-  .transform((v) => new Date(v).toISOString());
+export const missingDateField = timestampField(messages.missingDateRequired)
+  .refine((v) => !(Date.parse(v) > Date.now() + CLOCK_SKEW_MS), { error: messages.dateInFuture });
 
 /** What the owner says happened; the alert e-mail quotes it. */
-export const incidentDescriptionField = textField(limits.incidentDescriptionMax, messages.incidentDescriptionTooLong, messages.incidentDescriptionRequired)
+export const incidentDescriptionField = textField(limits.incidentDescriptionMax, messages.incidentDescriptionTooLong, messages.incidentDescriptionRequired, 'several')
   .trim()
   .min(1, { error: messages.incidentDescriptionRequired });
 
@@ -129,7 +121,7 @@ export const incidentDescriptionField = textField(limits.incidentDescriptionMax,
 const missingPetFields = {
   missingDate: missingDateField.nullish(),
   zipCode: optionalZipCodeField,
-  incidentDescription: textField(limits.incidentDescriptionMax, messages.incidentDescriptionTooLong)
+  incidentDescription: textField(limits.incidentDescriptionMax, messages.incidentDescriptionTooLong, messages.invalidText, 'several')
     .trim()
     .nullish()
     .transform((v) => (v === '' ? null : v)),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { oneLine } from '@petreg/contract';
 import nodemailer, { type Transporter } from 'nodemailer';
 
 export interface MailMessage {
@@ -45,6 +46,9 @@ function classified(error: unknown): unknown {
   return error;
 }
 
+/** The message as nodemailer takes it, its subject one line: a line break in a header would start another header. */
+const withHeaderSafeSubject = (from: string, message: MailMessage) => ({ from, ...message, subject: oneLine(message.subject) });
+
 /**
  * Sends through SMTP when a URL is configured, over pooled connections so a run of alert e-mails
  * does not open one connection each; otherwise nodemailer renders the same message and it is kept
@@ -57,7 +61,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
     return {
       async send(message) {
         try {
-          await transport.sendMail({ from: options.from, ...message });
+          await transport.sendMail(withHeaderSafeSubject(options.from, message));
         } catch (error) {
           throw classified(error);
         }
@@ -68,7 +72,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
   const transport: Transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(message) {
-      const info = await transport.sendMail({ from: options.from, ...message });
+      const info = await transport.sendMail(withHeaderSafeSubject(options.from, message));
       await mkdir(options.outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
       await writeFile(join(options.outboxDir, name), info.message as Buffer);

@@ -1,9 +1,11 @@
+import { oneLine } from '@petreg/contract';
 import { escapeHtml } from '../../adapters/mail/html.js';
 
-const greeting = (firstName: string) => (firstName ? `Hi ${firstName},` : 'Hello,');
+const greeting = (firstName: string) => (firstName ? `Hi ${oneLine(firstName)},` : 'Hello,');
 
 /** To the owner a pet was transferred away from: it no longer shows in their account. */
-export function petTransferredAwayEmail(firstName: string, petName: string) {
+export function petTransferredAwayEmail(firstName: string, storedPetName: string) {
+  const petName = oneLine(storedPetName);
   return {
     kind: 'transfer' as const,
     subject: `${petName} was transferred to a new owner`,
@@ -13,7 +15,8 @@ export function petTransferredAwayEmail(firstName: string, petName: string) {
 }
 
 /** To the owner of an existing account a pet was transferred to. */
-export function petReceivedEmail(firstName: string, petName: string) {
+export function petReceivedEmail(firstName: string, storedPetName: string) {
+  const petName = oneLine(storedPetName);
   return {
     kind: 'transfer' as const,
     subject: `${petName} is now registered to you`,
@@ -24,7 +27,7 @@ export function petReceivedEmail(firstName: string, petName: string) {
 
 /** To the owner of an existing account a shelter's upload registered pets to: no pet arrives unannounced. */
 export function petsRegisteredByShelterEmail(firstName: string, shelterEmail: string, petNames: readonly string[]) {
-  const list = petNames.join(', ');
+  const list = petNames.map(oneLine).join(', ');
   return {
     kind: 'shelter-upload' as const,
     subject: 'Pets were registered to your account by a shelter',

@@ -1,4 +1,4 @@
-import { mailLogPageSize, messages, type MailKind, type MailLogEntry, type MailLogMessage, type MailLogPage, type MailQueue, type MailStatus } from '@petreg/contract';
+import { mailLogPageSize, messages, oneLine, type MailKind, type MailLogEntry, type MailLogMessage, type MailLogPage, type MailQueue, type MailStatus } from '@petreg/contract';
 import { eq, sql } from 'drizzle-orm';
 import { recordAudit } from '../../db/audit.js';
 import { queryRows, type Database } from '../../db/client.js';
@@ -103,7 +103,8 @@ export function createMailLog({ db, alertMail }: MailLogDeps) {
       queue: mail.queue,
       id: mail.id,
       recipient: mail.recipient,
-      subject,
+      // A subject stored before names were kept to one line shows on one line.
+      subject: oneLine(subject),
       kind: mail.kind,
       status: mail.status,
       attempts: mail.attempts,

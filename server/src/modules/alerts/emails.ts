@@ -1,4 +1,4 @@
-import { formatMoney, sexes } from '@petreg/contract';
+import { formatMoney, oneLine, sexes } from '@petreg/contract';
 import { escapeHtml } from '../../adapters/mail/html.js';
 
 /** What an alert e-mail says about the pet, read once per alert when its e-mails are sent. */
@@ -33,8 +33,12 @@ function describe(pet: AlertedPet): string {
 
 const paragraphs = (lines: string[]) => lines.map((line) => `<p>${line}</p>`).join('');
 
+/** The pet with its name on one line: a name stored before the rule must not forge lines of the text (a fake phone number). */
+const withOneLineName = <P extends { name: string }>(pet: P): P => ({ ...pet, name: oneLine(pet.name) });
+
 /** The lost pet alert a professional receives: photo, description, where and when, and how to reach the owner. */
-export function alertEmail(pet: AlertedPet, links: RecipientLinks) {
+export function alertEmail(stored: AlertedPet, links: RecipientLinks) {
+  const pet = withOneLineName(stored);
   const lastSeen = `last seen near ${pet.place}`;
   const reach = `Open ${pet.name}'s profile to reach the owner: ${pet.profileUrl}\nOr call our recovery line, ${links.supportPhone} (24/7), and give them this link.`;
   const footer = `You receive lost pet alerts as a pet-care professional within 50 miles of where a pet went missing.`;
@@ -71,7 +75,8 @@ export function alertEmail(pet: AlertedPet, links: RecipientLinks) {
 }
 
 /** The short note to each professional who got the alert, once the pet is home, so nobody keeps looking. */
-export function foundEmail(pet: Pick<AlertedPet, 'name' | 'species' | 'place'>, links: Pick<RecipientLinks, 'unsubscribeUrl'>) {
+export function foundEmail(stored: Pick<AlertedPet, 'name' | 'species' | 'place'>, links: Pick<RecipientLinks, 'unsubscribeUrl'>) {
+  const pet = withOneLineName(stored);
   const text = `Good news: ${pet.name}, the lost ${kindOf(pet)} last seen near ${pet.place} we alerted you about, has been found. You can stop looking. Thank you for your help.`;
   return {
     subject: `Found: ${pet.name} is home, thank you`,
@@ -81,7 +86,7 @@ export function foundEmail(pet: Pick<AlertedPet, 'name' | 'species' | 'place'>, 
 }
 
 /** The owner's confirmation: how many professionals the alert went to, and what was paid for it. */
-export function alertSentEmail(sent: {
+export function alertSentEmail(stored: {
   firstName: string;
   petName: string;
   place: string;
@@ -89,6 +94,7 @@ export function alertSentEmail(sent: {
   payment: { amountCents: number; currency: string } | null;
   analyticsUrl: string;
 }) {
+  const sent = { ...stored, petName: oneLine(stored.petName), firstName: oneLine(stored.firstName) };
   const reached =
     sent.recipients === 1 ? '1 pet-care professional' : `${sent.recipients.toLocaleString('en-US')} pet-care professionals`;
   const lines = [

@@ -1,9 +1,9 @@
-import { formatMoney, formatRegisteredUntil } from '@petreg/contract';
+import { formatMoney, formatRegisteredUntil, oneLine } from '@petreg/contract';
 import { escapeHtml } from '../../adapters/mail/html.js';
 
 
 /** The receipt sent once a protection plan is paid. */
-export function receiptEmail(order: {
+export function receiptEmail(stored: {
   firstName: string;
   petName: string;
   planName: string;
@@ -12,6 +12,7 @@ export function receiptEmail(order: {
   expiration: Date | null;
   dashboardUrl: string;
 }) {
+  const order = { ...stored, firstName: oneLine(stored.firstName), petName: oneLine(stored.petName) };
   const until = order.expiration ? `registered until ${formatRegisteredUntil(order.expiration)}` : 'registered for life';
   const paid = formatMoney(order.amountCents, order.currency);
   return {

@@ -1,3 +1,4 @@
+import { oneLine } from '@petreg/contract';
 import { escapeHtml } from '../../adapters/mail/html.js';
 
 /** The password-reset e-mail: plain text and HTML with the same single-use link. */
@@ -5,7 +6,7 @@ export function resetPasswordEmail(firstName: string, link: string) {
   return {
     kind: 'password-reset' as const,
     subject: 'Reset your password',
-    text: `Hi ${firstName},\n\nWe received a request to reset the password of your pet registry account.\nOpen this link within one hour to choose a new password:\n\n${link}\n\nIf you did not ask for this, you can ignore this e-mail; your password stays the same.\n`,
+    text: `Hi ${oneLine(firstName)},\n\nWe received a request to reset the password of your pet registry account.\nOpen this link within one hour to choose a new password:\n\n${link}\n\nIf you did not ask for this, you can ignore this e-mail; your password stays the same.\n`,
     html: `<p>Hi ${escapeHtml(firstName)},</p><p>We received a request to reset the password of your pet registry account. Open this link within one hour to choose a new password:</p><p><a href="${escapeHtml(link)}">Reset your password</a></p><p>If you did not ask for this, you can ignore this e-mail; your password stays the same.</p>`,
   };
 }
@@ -15,7 +16,7 @@ export function confirmEmailChangeEmail(firstName: string, link: string) {
   return {
     kind: 'email-change' as const,
     subject: 'Confirm your new email address',
-    text: `Hi ${firstName},\n\nYou asked to use this address for your pet registry account.\nOpen this link within 24 hours to confirm it:\n\n${link}\n\nIf you did not ask for this, ignore this e-mail; the account keeps its current address.\n`,
+    text: `Hi ${oneLine(firstName)},\n\nYou asked to use this address for your pet registry account.\nOpen this link within 24 hours to confirm it:\n\n${link}\n\nIf you did not ask for this, ignore this e-mail; the account keeps its current address.\n`,
     html: `<p>Hi ${escapeHtml(firstName)},</p><p>You asked to use this address for your pet registry account. Open this link within 24 hours to confirm it:</p><p><a href="${escapeHtml(link)}">Confirm your new email address</a></p><p>If you did not ask for this, ignore this e-mail; the account keeps its current address.</p>`,
   };
 }
@@ -25,7 +26,7 @@ export function emailChangeRequestedNotice(firstName: string, newEmail: string) 
   return {
     kind: 'email-change' as const,
     subject: 'A change of your email address was requested',
-    text: `Hi ${firstName},\n\nSomeone asked to change the email address of your pet registry account to ${newEmail}.\nThe change happens only when the link we sent to that address is opened.\n\nIf this was not you, change your password now: that cancels the request. Then contact our support.\n`,
+    text: `Hi ${oneLine(firstName)},\n\nSomeone asked to change the email address of your pet registry account to ${newEmail}.\nThe change happens only when the link we sent to that address is opened.\n\nIf this was not you, change your password now: that cancels the request. Then contact our support.\n`,
     html: `<p>Hi ${escapeHtml(firstName)},</p><p>Someone asked to change the email address of your pet registry account to ${escapeHtml(newEmail)}. The change happens only when the link we sent to that address is opened.</p><p>If this was not you, change your password now: that cancels the request. Then contact our support.</p>`,
   };
 }
@@ -35,7 +36,7 @@ export function emailChangedNotice(firstName: string, newEmail: string) {
   return {
     kind: 'email-change' as const,
     subject: 'Your email address was changed',
-    text: `Hi ${firstName},\n\nThe email address of your pet registry account was changed to ${newEmail}.\nThis address will no longer receive messages about your account.\n\nIf you did not make this change, please contact our support at once.\n`,
+    text: `Hi ${oneLine(firstName)},\n\nThe email address of your pet registry account was changed to ${newEmail}.\nThis address will no longer receive messages about your account.\n\nIf you did not make this change, please contact our support at once.\n`,
     html: `<p>Hi ${escapeHtml(firstName)},</p><p>The email address of your pet registry account was changed to ${escapeHtml(newEmail)}. This address will no longer receive messages about your account.</p><p>If you did not make this change, please contact our support at once.</p>`,
   };
 }
@@ -47,7 +48,7 @@ export function emailChangedNotice(firstName: string, newEmail: string) {
  */
 export function invitationEmail(firstName: string, link: string, shelter?: string) {
   // An account opened by a transfer has no names yet.
-  const greeting = firstName ? `Hi ${firstName}` : 'Hello';
+  const greeting = firstName ? `Hi ${oneLine(firstName)}` : 'Hello';
   const opened = shelter ? `A pet registry account was opened for you when the shelter ${shelter} registered your pet with us` : 'A pet registry account was opened for you';
   return {
     kind: 'invitation' as const,
