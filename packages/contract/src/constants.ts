@@ -45,6 +45,11 @@ export const limits = {
   /** The largest image the server takes: twice the spec's "about 2 MB", so a large phone photo still fits. */
   imageUploadBytesMax: 4 * 1024 * 1024,
   alertRadiusMiles: 50,
+  /**
+   * A pet's own vet hears of its alert when it lies this far or nearer from where the pet was last
+   * seen: farther than the radius (a vet across town still knows the pet), never across the country.
+   */
+  ownVetReachMiles: 100,
   emailStatsDays: 30,
 } as const;
 
