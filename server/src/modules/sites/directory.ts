@@ -137,7 +137,7 @@ export function createSiteDirectory(deps: { db: Database }) {
       const where = and(searchCondition(query), filterConditions[filter]);
       const [rows, [total], samples] = await Promise.all([
         db
-          .select({ site: getTableColumns(sites), unsubscribed: unsubscribed })
+          .select({ site: getTableColumns(sites), unsubscribed })
           .from(sites)
           .where(where)
           .orderBy(desc(sites.isActive), asc(sql`lower(${sites.name})`), asc(sites.id))
