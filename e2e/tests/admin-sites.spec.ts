@@ -7,7 +7,9 @@ import { choose, expect, signIn, test } from './fixtures';
 const shot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage });
 
 test.describe('[ADMIN][SITES]', () => {
-  test('an administrator adds a site, turns its alerts off, and imports a CSV, downloading the result file', async ({ page }) => {
+  test('an administrator adds a site, filters the list, turns its alerts off, and imports a CSV, downloading the result file', async ({ page }) => {
+    // A long journey: the list is read again after each search, filter and save.
+    test.setTimeout(120_000);
     const word = `Zephyr${Date.now()}`;
     await page.goto('/sign-in');
     await signIn(page, admin.email, admin.password);
@@ -25,6 +27,8 @@ test.describe('[ADMIN][SITES]', () => {
     await choose(page, 'Kind', 'Emergency Vet');
     await form.getByLabel('Phone Number').fill('(314) 555-0142');
     await form.getByLabel('ZIP Code').fill('63101');
+    // A website typed as people say it is completed to https://.
+    await form.getByLabel('Website').fill(`www.${word.toLowerCase()}.com`);
     await form.getByLabel('Receives alerts').check();
     await form.getByRole('button', { name: 'Save' }).click();
     await expect(form.getByText('Add an email address so this site can receive alerts.')).toBeVisible();
@@ -42,6 +46,27 @@ test.describe('[ADMIN][SITES]', () => {
     await expect(row).toContainText('Emergency Vet');
     await expect(row).toContainText('Administrator');
     await shot(page, 'sites-desktop');
+
+    // The filter narrows the list on the server, and is kept in the address.
+    await choose(page, 'Show', 'Inactive');
+    await expect(page).toHaveURL(/filter=inactive/);
+    await expect(page.getByText('No sites found')).toBeVisible();
+    await choose(page, 'Show', 'Active');
+    await expect(row).toBeVisible();
+    await page.getByLabel('Search sites').fill('');
+    await choose(page, 'Show', 'Samples');
+    await expect(page.getByRole('row').filter({ hasText: 'Sample Animal Shelter' }).first()).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: `${word} Animal Hospital` })).toHaveCount(0);
+    await shot(page, 'sites-filter-desktop', false);
+    await choose(page, 'Show', 'All sites');
+    await expect(page).not.toHaveURL(/filter=/);
+    await page.getByLabel('Search sites').fill(word);
+    await expect(row).toBeVisible();
+    await page.getByRole('button', { name: `Edit ${word} Animal Hospital` }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit site' });
+    await expect(edit.getByLabel('Website')).toHaveValue(`https://www.${word.toLowerCase()}.com`);
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await expect(edit).toBeHidden();
 
     // Alerts off, saved at once: a reload still shows them off.
     const alerts = row.getByRole('switch', { name: `Receives alerts: ${word} Animal Hospital` });

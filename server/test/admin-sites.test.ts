@@ -6,16 +6,20 @@ import {
   siteImportLimits,
   type AdminSitesPage,
   type AuthResult,
+  type PublicProfile,
   type RemovedSamples,
+  type Site,
+  type SiteSearchResult,
   type SiteImportResult,
 } from '@petreg/contract';
 import { parse } from 'csv-parse/sync';
 import { and, eq, inArray, like } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, sites } from '../src/db/schema.js';
+import { auditLog, emailUnsubscribes, pets, sites } from '../src/db/schema.js';
 import { findZip } from '../src/geography.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
+import { alertKit } from './alertKit.js';
 import { call, createTestApp, multipart, signUpOwner, type TestContext } from './helpers.js';
 
 let ctx: TestContext;
@@ -28,6 +32,7 @@ beforeAll(async () => {
   owner = (await signUpOwner(ctx.app)).token;
 });
 afterAll(() => ctx.close());
+const { siteNear, ownerWithLostPet, sendAndPay, recipientsOf } = alertKit(() => ctx);
 
 /** A word no other test's site carries, so searches and matches see only this test's sites. */
 const tag = () => `Zq${randomUUID().replace(/-/g, '').slice(0, 10)}`;
@@ -151,11 +156,21 @@ describe('POST admin/sites', () => {
     [{ zipCode: '631' }, messages.zipInvalid],
     [{ state: 'Missouri' }, messages.stateInvalid],
     [{ url: 'ftp://files.example.org' }, messages.siteUrlInvalid],
+    [{ url: 'vet clinic' }, messages.siteUrlInvalid],
     [{ email: '', receivesAlerts: true }, messages.siteAlertsNeedEmail],
   ])('refuses %o with the field’s message', async (overrides, message) => {
     const refused = await call(ctx.app, 'POST', 'admin/sites', { token: admin.token, body: site(overrides) });
     expect(refused.status).toBe(400);
     expect(refused.body.errors).toEqual([message]);
+  });
+
+  it('completes a website typed without http:// to https://, on adding and on changing', async () => {
+    const id = await addSite({ url: 'www.vet.com' });
+    expect((await siteRow(id)).url).toBe('https://www.vet.com');
+    await call(ctx.app, 'PUT', `admin/sites/${id}`, { token: admin.token, body: site({ url: 'clinic.example.org/hours' }) });
+    expect((await siteRow(id)).url).toBe('https://clinic.example.org/hours');
+    await call(ctx.app, 'PUT', `admin/sites/${id}`, { token: admin.token, body: site({ url: 'http://www.vet.com' }) });
+    expect((await siteRow(id)).url).toBe('http://www.vet.com');
   });
 
   it('adds a site without an e-mail when it receives no alerts', async () => {
@@ -213,11 +228,41 @@ describe('PUT admin/sites/{id}', () => {
 });
 
 describe('GET admin/sites', () => {
-  const list = async (query: string, page = 1) => {
-    const answer = await call<AdminSitesPage>(ctx.app, 'GET', `admin/sites?query=${encodeURIComponent(query)}&page=${page}`, { token: admin.token });
+  const list = async (query: string, page = 1, filter = 'all') => {
+    const answer = await call<AdminSitesPage>(ctx.app, 'GET', `admin/sites?query=${encodeURIComponent(query)}&page=${page}&filter=${filter}`, {
+      token: admin.token,
+    });
     expect(answer.status, answer.body.errors.join()).toBe(200);
     return answer.body.result!;
   };
+
+  it('shows all, active, inactive, sample or unsubscribed sites, and counts the active samples', async () => {
+    const word = tag();
+    const values = (name: string, more: Partial<typeof sites.$inferInsert>) => ({ name: `${word} ${name}`, zipCode: '63101', source: 'admin', ...more });
+    await ctx.database.db.insert(sites).values([
+      values('Active', { email: 'active@example.org' }),
+      values('Inactive', { isActive: false }),
+      values('Sample On', { source: 'sample' }),
+      values('Sample Off', { source: 'sample', isActive: false }),
+      values('Unsubscribed', { email: ` ${word}.Left@Example.org ` }),
+    ]);
+    await ctx.database.db.insert(emailUnsubscribes).values({ email: `${word.toLowerCase()}.left@example.org` });
+    const names = async (filter: string) => (await list(word, 1, filter)).items.map((item) => item.name.slice(word.length + 1)).sort();
+
+    expect(await names('all')).toEqual(['Active', 'Inactive', 'Sample Off', 'Sample On', 'Unsubscribed']);
+    expect(await names('active')).toEqual(['Active', 'Sample On', 'Unsubscribed']);
+    expect(await names('inactive')).toEqual(['Inactive', 'Sample Off']);
+    expect(await names('sample')).toEqual(['Sample Off', 'Sample On']);
+    expect(await names('unsubscribed')).toEqual(['Unsubscribed']);
+    const page = await list(word, 1, 'unsubscribed');
+    expect(page).toMatchObject({ total: 1, items: [{ unsubscribed: true }] });
+    expect((await list(word)).items.filter((item) => item.unsubscribed)).toHaveLength(1);
+    expect(page.activeSamples).toBe(await ctx.database.db.$count(sites, and(eq(sites.source, 'sample'), eq(sites.isActive, true))));
+    expect(page.activeSamples).toBeGreaterThanOrEqual(1);
+
+    const bad = await call(ctx.app, 'GET', `admin/sites?filter=deleted`, { token: admin.token });
+    expect([bad.status, bad.body.errors]).toEqual([400, [messages.invalidRequest]]);
+  });
 
   it('finds sites by part of the name or address, e-mail, city and ZIP, inactive ones after active ones', async () => {
     const word = tag();
@@ -348,6 +393,19 @@ describe('POST admin/sites/import', () => {
     expect(entry.after).toMatchObject({ name: `${word} New Name` });
   });
 
+  it('completes a website written without http:// to https://, as the form does, and matches it on the next import', async () => {
+    const [word, bad] = [tag(), tag()];
+    const file = csv(`${word} Rescue,Rescue,,,,,,63101,www.${word.toLowerCase()}.org,no`, `${bad} Rescue,Rescue,,,,,,63101,not a website,no`);
+    const first = await upload(file);
+    expect(resultRows(first.result!).map((r) => [r.status, r.reason])).toEqual([
+      ['created', ''],
+      ['error', messages.siteUrlInvalid],
+    ]);
+    const [row] = await ctx.database.db.select().from(sites).where(eq(sites.name, `${word} Rescue`));
+    expect(row!.url).toBe(`https://www.${word.toLowerCase()}.org`);
+    expect((await upload(file)).result!.counts).toMatchObject({ created: 0, updated: 0, skipped: 1 });
+  });
+
   it('writes a cell a spreadsheet would run as a formula as text in the result', async () => {
     const word = tag();
     const result = await upload(csv(`"=HYPERLINK(""http://evil.example"",""${word}"")",Rescue,,+1 314 555 0142,@SUM(1),-2,,63101,,no`));
@@ -423,9 +481,9 @@ describe('POST admin/sites/remove-samples', () => {
     expect(removed.status).toBe(200);
     expect(removed.body.result!.removed).toBeGreaterThanOrEqual(3);
     const rows = await ctx.database.db.select().from(sites).where(like(sites.name, `${word}%`));
-    expect(rows.filter((s) => s.source === 'sample').every((s) => !s.isActive)).toBe(true);
+    expect(rows.filter((s) => s.source === 'sample').every((s) => !s.isActive && !s.receivesAlerts)).toBe(true);
     expect(rows).toHaveLength(4);
-    expect(rows.find((s) => s.id === kept)!.isActive).toBe(true);
+    expect(rows.find((s) => s.id === kept)).toMatchObject({ isActive: true, receivesAlerts: true });
     expect(await ctx.database.db.$count(sites, and(eq(sites.source, 'sample'), eq(sites.isActive, true)))).toBe(0);
 
     const [entry] = await ctx.database.db.select().from(auditLog).where(eq(auditLog.action, 'remove-samples'));
@@ -434,5 +492,35 @@ describe('POST admin/sites/remove-samples', () => {
 
     const again = await call<RemovedSamples>(ctx.app, 'POST', 'admin/sites/remove-samples', { token: admin.token });
     expect(again.body.result).toEqual({ removed: 0 });
+    const listed = await call<AdminSitesPage>(ctx.app, 'GET', `admin/sites?query=${word}&filter=sample`, { token: admin.token });
+    expect(listed.body.result).toMatchObject({ total: 3, activeSamples: 0 });
+    expect(listed.body.result!.items.every((item) => !item.isActive && !item.receivesAlerts)).toBe(true);
+  });
+
+  it('keeps an owner’s sample vet: the pet’s vets and Vet’s Number still show it; vet search and alerts leave it out', async () => {
+    const word = tag();
+    const sample = await siteNear('63101', 2, { name: `${word} Sample Veterinary Clinic`, source: 'sample', phoneNumber: '+18005550142' });
+    const nearby = await siteNear('63101', 3);
+    const { token, pet } = await ownerWithLostPet({ shareContactInfo: true });
+    await ctx.database.db.update(pets).set({ isActive: true }).where(eq(pets.id, pet.id));
+    const search = async () => (await call<SiteSearchResult[]>(ctx.app, 'GET', `site/search?query=${word}`, { token })).body.result!;
+    expect((await search()).map((found) => found.name)).toEqual([sample.name]);
+    const linked = await call(ctx.app, 'POST', 'site/add-site-to-pets', { token, body: { siteId: sample.id, petIds: [pet.id] } });
+    expect(linked.status).toBe(200);
+
+    expect((await call(ctx.app, 'POST', 'admin/sites/remove-samples', { token: admin.token })).status).toBe(200);
+
+    const ofPet = await call<Site[]>(ctx.app, 'GET', `site/sites-for-pet/${pet.id}`, { token });
+    expect(ofPet.body.result!.map((vet) => [vet.id, vet.phoneNumber, vet.isActive])).toEqual([[sample.id, '+18005550142', false]]);
+    expect((await call<Site[]>(ctx.app, 'GET', 'site/for-user', { token })).body.result!.map((vet) => vet.id)).toEqual([sample.id]);
+    expect(await search()).toEqual([]);
+
+    const alert = await sendAndPay(token, pet.id);
+    const recipients = await recipientsOf(alert.id);
+    expect(recipients).toContain(nearby.email);
+    expect(recipients).not.toContain(sample.email);
+
+    const profile = await call<PublicProfile>(ctx.app, 'GET', `pet/pet-profiles/${pet.publicId}`);
+    expect(profile.body.result!.sites).toEqual([{ id: sample.id, googlePlaceId: null, phoneNumber: '+18005550142' }]);
   });
 });

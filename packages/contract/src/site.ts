@@ -28,6 +28,9 @@ export const vetSearch = { radiusMiles: 50, maxResults: 20 } as const;
 /** Administrators page through the directory this many sites at a time. */
 export const adminSitesPageSize = 25;
 
+/** A pet links this many vets at most: its own vets, not a mailing list. */
+export const maxVetsPerPet = 5;
+
 /**
  * Directory entries appear in search results under a place id of their own, so one call
  * (POST site/ByGoogleId/{placeId}) adds a maps result and a directory entry alike.
@@ -87,11 +90,31 @@ const optionalText = (max: number, tooLong: string) =>
     .nullish()
     .transform((v) => v || null);
 
+/** A scheme of its own ("ftp:", "javascript:"), told apart from a host and its port ("www.vet.com:8080"). */
+const schemePattern = /^[a-z][a-z\d+.-]*:(?!\d)/i;
+
+/**
+ * A website as people type it: "www.vet.com" becomes "https://www.vet.com"; an address that names
+ * http or https keeps it. Null for anything else: another scheme, spaces, or a host without a dot.
+ */
+export function completeWebAddress(text: string): string | null {
+  const address = schemePattern.test(text) ? text : `https://${text.replace(/^\/\//, '')}`;
+  if (/\s/.test(address) || !/^https?:\/\//i.test(address)) return null;
+  try {
+    const { hostname } = new URL(address);
+    return /^[^.]+(\.[^.]+)+$/.test(hostname) ? address : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A web address field: the admin's and the owner's forms and a sites CSV file, completed as above. */
 const webAddress = textField(500, messages.siteUrlInvalid)
   .trim()
   .nullish()
   .transform((v) => v || null)
-  .refine((v) => v === null || /^https?:\/\/[^\s]+$/i.test(v), { error: messages.siteUrlInvalid });
+  .refine((v) => v === null || completeWebAddress(v) !== null, { error: messages.siteUrlInvalid })
+  .transform((v) => v && completeWebAddress(v));
 
 const phoneNumber = textField(19, messages.phoneTooLong)
   .trim()
@@ -221,9 +244,17 @@ export const adminSiteSchema = requestObject({
 }).refine((site) => !site.receivesAlerts || site.email !== null, { error: messages.siteAlertsNeedEmail, path: ['email'] });
 export type AdminSiteInput = z.input<typeof adminSiteSchema>;
 
-/** GET admin/sites?query=&page=. */
+/**
+ * Which sites the administrators' list shows: all, active or inactive ones, the samples, or those
+ * whose e-mail address unsubscribed from alerts.
+ */
+export const adminSiteFilters = ['all', 'active', 'inactive', 'sample', 'unsubscribed'] as const;
+export type AdminSiteFilter = (typeof adminSiteFilters)[number];
+
+/** GET admin/sites?query=&filter=&page=. */
 export const adminSitesQuery = requestObject({
   query: textField(200, messages.vetSearchTooLong).trim().optional(),
+  filter: z.enum(adminSiteFilters, { error: messages.invalidRequest }).default('all'),
   page: z.coerce.number({ error: messages.invalidRequest }).int({ error: messages.invalidRequest }).min(1, { error: messages.invalidRequest }).max(100_000, { error: messages.invalidRequest }).default(1),
 });
 
@@ -232,6 +263,8 @@ export interface AdminSite extends Site {
   kind: SiteKind;
   email: string | null;
   receivesAlerts: boolean;
+  /** Its e-mail address unsubscribed from alerts: none reach it, whatever receivesAlerts says. */
+  unsubscribed: boolean;
   source: SiteSource;
   latitude: number | null;
   longitude: number | null;
@@ -241,6 +274,8 @@ export interface AdminSite extends Site {
 export interface AdminSitesPage {
   items: AdminSite[];
   total: number;
+  /** Sample sites still switched on, whatever the page shows: Remove all samples is offered while there are some. */
+  activeSamples: number;
 }
 
 /** The CSV columns of a sites import, in the template's order. */

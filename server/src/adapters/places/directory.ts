@@ -103,8 +103,8 @@ export async function placeDetailOfSite(db: Database, site: SiteRow): Promise<Pl
   };
 }
 
-/** What vet search shows of the directory: active veterinary sites, but owners' own entries. */
-const searchable = and(eq(sites.isActive, true), inArray(sites.practiceType, vetKinds), inArray(sites.source, searchedSources));
+/** What vet search shows of the directory: active veterinary sites, but owners' own entries. Owners link only these, or their own entry. */
+export const searchable = and(eq(sites.isActive, true), inArray(sites.practiceType, vetKinds), inArray(sites.source, searchedSources));
 
 /**
  * Searchable sites with every word of the query similar to some stretch of their name, street or

@@ -8,23 +8,25 @@ type Centre = { latitude: number; longitude: number } | null;
 
 /**
  * Whom a pet's alert e-mails, as (site_id, recipient) rows: the active sites that take alerts and
- * have an e-mail within 50 miles of the last-seen ZIP's centre (none without one), and the pet's own
- * vets with an e-mail; one row per address (lower-case), none for an address that unsubscribed.
+ * have an e-mail within 50 miles of the last-seen ZIP's centre, and the pet's own vets that take
+ * alerts and have an e-mail within limits.ownVetReachMiles of it (none without a centre); one row
+ * per address (lower-case), none for an address that unsubscribed. A site with alerts off, or
+ * switched off, is never written, linked or not.
  */
 function alertRecipients(petId: number, centre: Centre): SQL {
+  if (!centre) return sql`select null::integer as site_id, null::text as recipient where false`;
   const address = sql`lower(trim(${sites.email}))`;
-  const nearby = centre
-    ? sql`select ${sites.id} as site_id, ${address} as recipient from ${sites}
-        where ${sitesWithin(centre, limits.alertRadiusMiles, { receivesAlerts: true }).where} and ${address} <> ''
-      union all`
-    : sql``;
+  const nearby = sitesWithin(centre, limits.alertRadiusMiles, { receivesAlerts: true }).where;
+  const ownVetsInReach = sitesWithin(centre, limits.ownVetReachMiles, { receivesAlerts: true }).where;
   return sql`
     select distinct on (recipient) site_id, recipient
     from (
-      ${nearby}
+      select ${sites.id} as site_id, ${address} as recipient from ${sites}
+        where ${nearby} and ${address} <> ''
+      union all
       select ${sites.id} as site_id, ${address} as recipient
         from ${sitePets} join ${sites} on ${sites.id} = ${sitePets.siteId}
-        where ${sitePets.petId} = ${petId} and ${sitePets.deletedAt} is null and ${sites.isActive} and ${address} <> ''
+        where ${sitePets.petId} = ${petId} and ${sitePets.deletedAt} is null and ${ownVetsInReach} and ${address} <> ''
     ) candidates
     where not exists (select 1 from ${emailUnsubscribes} where ${emailUnsubscribes.email} = candidates.recipient)
     order by recipient, site_id`;

@@ -45,7 +45,10 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
   const { db } = deps;
   const { lookups, profiles, shortLinks: linkTargets } = deps.caches;
 
-  /** The owner's contact fields and the first vet (a live link to an active site) and backup contact, for a pet whose owner shares them. */
+  /**
+   * The owner's contact fields and the first vet (a live link, to a site in the directory or taken
+   * out of it) and backup contact, for a pet whose owner shares them.
+   */
   async function contact(petId: number, userId: number) {
     const [firstContact, firstSite] = await Promise.all([
       db
@@ -58,7 +61,7 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
         .select({ id: sites.id, googlePlaceId: sites.googlePlaceId, phoneNumber: sites.phoneNumber })
         .from(sitePets)
         .innerJoin(sites, eq(sites.id, sitePets.siteId))
-        .where(and(eq(sitePets.petId, petId), isNull(sitePets.deletedAt), eq(sites.isActive, true)))
+        .where(and(eq(sitePets.petId, petId), isNull(sitePets.deletedAt)))
         .orderBy(asc(sitePets.id))
         .limit(1),
     ]);

@@ -5,18 +5,19 @@ import {
   type adminSiteSchema,
   type adminSitesQuery,
   type AdminSite,
+  type AdminSiteFilter,
   type AdminSitesPage,
   type RemovedSamples,
   type SiteKind,
   type SiteSource,
   type ZipPlace,
 } from '@petreg/contract';
-import { and, asc, count, desc, eq, ilike, like, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, ilike, like, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { recordAudit } from '../../db/audit.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
-import { sites } from '../../db/schema.js';
+import { emailUnsubscribes, sites } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import { findZip } from '../../geography.js';
 import { toSite, type SiteRow } from './vets.js';
@@ -74,12 +75,13 @@ export async function updateSite(tx: Transaction, session: Session, before: Site
   await recordAudit(tx, { actorUserId: session.userId, action, entity: 'site', entityId: before.id, before, after });
 }
 
-export function toAdminSite(row: SiteRow): AdminSite {
+export function toAdminSite(row: SiteRow, unsubscribed: boolean): AdminSite {
   return {
     ...toSite(row),
     kind: row.practiceType as SiteKind,
     email: row.email,
     receivesAlerts: row.receivesAlerts,
+    unsubscribed,
     source: row.source as SiteSource,
     latitude: row.latitude,
     longitude: row.longitude,
@@ -102,6 +104,24 @@ function searchCondition(query: string | undefined): SQL | undefined {
   return sql`${searchText} ilike ${containsPattern(query)}`;
 }
 
+/**
+ * Whether the site's e-mail address unsubscribed from alerts (the alert recipients' own rule: trimmed,
+ * lower-case). The site's column is named with its table: in a select list drizzle writes a bare
+ * "email", which inside this subquery would be the unsubscribes' own.
+ */
+const unsubscribed = sql<boolean>`exists (select 1 from ${emailUnsubscribes}
+  where ${emailUnsubscribes.email} = lower(trim(${sites}.${sql.identifier(sites.email.name)})))`;
+
+const filterConditions: Record<AdminSiteFilter, SQL | undefined> = {
+  all: undefined,
+  active: eq(sites.isActive, true),
+  inactive: eq(sites.isActive, false),
+  sample: eq(sites.source, 'sample'),
+  unsubscribed,
+};
+
+const activeSamples = and(eq(sites.source, 'sample'), eq(sites.isActive, true));
+
 /** The administrators' directory of sites: every site, active or not, whatever its source. */
 export function createSiteDirectory(deps: { db: Database }) {
   const { db } = deps;
@@ -113,19 +133,20 @@ export function createSiteDirectory(deps: { db: Database }) {
   }
 
   return {
-    async list({ query, page }: z.output<typeof adminSitesQuery>): Promise<AdminSitesPage> {
-      const where = searchCondition(query);
-      const [rows, [total]] = await Promise.all([
+    async list({ query, filter, page }: z.output<typeof adminSitesQuery>): Promise<AdminSitesPage> {
+      const where = and(searchCondition(query), filterConditions[filter]);
+      const [rows, [total], samples] = await Promise.all([
         db
-          .select()
+          .select({ site: getTableColumns(sites), unsubscribed })
           .from(sites)
           .where(where)
           .orderBy(desc(sites.isActive), asc(sql`lower(${sites.name})`), asc(sites.id))
           .limit(adminSitesPageSize)
           .offset((page - 1) * adminSitesPageSize),
         db.select({ total: count() }).from(sites).where(where),
+        db.$count(sites, activeSamples),
       ]);
-      return { items: rows.map(toAdminSite), total: total!.total };
+      return { items: rows.map((row) => toAdminSite(row.site, row.unsubscribed)), total: total!.total, activeSamples: samples };
     },
 
     async create(session: Session, input: AdminSiteValues): Promise<{ id: number }> {
@@ -152,15 +173,15 @@ export function createSiteDirectory(deps: { db: Database }) {
     },
 
     /**
-     * Switches the sample directory off. The rows stay: owners may have linked a sample vet to a pet.
-     * The seeding records that it ran, so the samples never come back.
+     * Switches the sample directory off, its alerts with it. The rows stay: owners who linked a
+     * sample vet to a pet keep it. The seeding records that it ran, so the samples never come back.
      */
     async removeSamples(session: Session): Promise<RemovedSamples> {
       return db.transaction(async (tx) => {
         const removed = await tx
           .update(sites)
-          .set({ isActive: false, updatedAt: new Date() })
-          .where(and(eq(sites.source, 'sample'), eq(sites.isActive, true)))
+          .set({ isActive: false, receivesAlerts: false, updatedAt: new Date() })
+          .where(activeSamples)
           .returning({ id: sites.id });
         const siteIds = removed.map((site) => site.id);
         await recordAudit(tx, {

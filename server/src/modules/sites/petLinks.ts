@@ -1,11 +1,12 @@
-import { addSiteToPetsSchema, messages, removeSiteFromPetSchema, type SitePetLink } from '@petreg/contract';
-import { and, asc, eq, inArray, isNull, ne, or } from 'drizzle-orm';
+import { addSiteToPetsSchema, maxVetsPerPet, messages, removeSiteFromPetSchema, type SitePetLink } from '@petreg/contract';
+import { and, asc, count, eq, inArray, isNull, ne, or } from 'drizzle-orm';
 import type { z } from 'zod';
+import { searchable } from '../../adapters/places/directory.js';
 import { recordAudit } from '../../db/audit.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { pets, sitePets, sites } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
-import { isAdministrator, type Session } from '../../plugins/auth.js';
+import type { Session } from '../../plugins/auth.js';
 import { findOwnedPet } from '../pets/ownership.js';
 import { liveLink } from './vets.js';
 
@@ -19,15 +20,29 @@ const linkColumns = { id: sitePets.id, siteId: sitePets.siteId, petId: sitePets.
 export function createPetLinks(deps: { db: Database }) {
   const { db } = deps;
 
-  /** A site the caller may link: active, and not another owner's own entry. */
-  async function linkableSite(tx: Transaction, session: Session, siteId: number) {
-    const mayLink = isAdministrator(session) ? undefined : or(ne(sites.source, 'owner'), eq(sites.createdBy, session.userId));
+  /**
+   * A site an owner can find: one vet search shows, or an owner's own entry (whose creator
+   * addToPets checks). Any other site answers 404, as if unknown.
+   */
+  async function linkableSite(tx: Transaction, siteId: number) {
+    const ownEntry = and(eq(sites.source, 'owner'), eq(sites.isActive, true));
     const [site] = await tx
-      .select({ id: sites.id })
+      .select({ id: sites.id, source: sites.source, createdBy: sites.createdBy })
       .from(sites)
-      .where(and(eq(sites.id, siteId), eq(sites.isActive, true), mayLink));
+      .where(and(eq(sites.id, siteId), or(searchable, ownEntry)));
     if (!site) throw notFound(messages.notFound);
     return site;
+  }
+
+  /** Refuses a link that would give a pet more than maxVetsPerPet vets; the pets are locked, so two calls at once cannot both pass. */
+  async function checkRoom(tx: Transaction, siteId: number, petIds: number[]) {
+    await tx.select({ id: pets.id }).from(pets).where(inArray(pets.id, petIds)).orderBy(asc(pets.id)).for('update');
+    const linked = await tx
+      .select({ petId: sitePets.petId, vets: count() })
+      .from(sitePets)
+      .where(and(inArray(sitePets.petId, petIds), liveLink, ne(sitePets.siteId, siteId)))
+      .groupBy(sitePets.petId);
+    if (linked.some((pet) => pet.vets >= maxVetsPerPet)) throw badRequest(messages.petVetsFull);
   }
 
   return {
@@ -45,18 +60,21 @@ export function createPetLinks(deps: { db: Database }) {
 
     /**
      * POST site/add-site-to-pets: links the site to every pet named, or to none when one of them is
-     * not the caller's or not active. A link that exists already stays as it is.
+     * not the caller's, not active, or has its most vets already. A link that exists already stays as it is.
      */
     async addToPets(session: Session, input: LinkRequest): Promise<SitePetLink[]> {
       const petIds = [...new Set(input.petIds)];
       return db.transaction(async (tx) => {
-        const site = await linkableSite(tx, session, input.siteId);
+        const site = await linkableSite(tx, input.siteId);
         const owned = [];
         for (const petId of petIds) {
           const pet = await findOwnedPet(tx, session, petId);
           if (!pet.isActive) throw badRequest(messages.petNotActive);
           owned.push(pet);
         }
+        // An owner's own entry is for that owner's pets only; nobody else finds it.
+        if (site.source === 'owner' && owned.some((pet) => pet.userId !== site.createdBy)) throw notFound(messages.notFound);
+        await checkRoom(tx, site.id, petIds);
         const added = await tx
           .insert(sitePets)
           .values(petIds.map((petId) => ({ siteId: site.id, petId })))

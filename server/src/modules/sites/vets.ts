@@ -33,18 +33,22 @@ export function toSite(row: SiteRow): Site {
 /** The live links of a pet to a vet: a removed link stays as history only. */
 export const liveLink = isNull(sitePets.deletedAt);
 
-/** The vets owners see: the directory's active sites linked to their pets, and the vet pages. */
+/** The vets owners see: the sites linked to their pets, and the vet pages. */
 export function createVetReader(deps: { db: Database }) {
   const { db } = deps;
 
-  /** Active sites with a live link to a pet that passes `petCondition`, each once, in the order they were first linked. */
+  /**
+   * Sites with a live link to a pet that passes `petCondition`, each once, in the order they were
+   * first linked. A site taken out of the directory (a sample switched off) stays with the owners
+   * who linked it: only vet search and alerts leave it out.
+   */
   async function linkedSites(petCondition: SQL): Promise<Site[]> {
     const rows = await db
       .select({ site: getTableColumns(sites), firstLink: min(sitePets.id) })
       .from(sitePets)
       .innerJoin(sites, eq(sites.id, sitePets.siteId))
       .innerJoin(pets, eq(pets.id, sitePets.petId))
-      .where(and(liveLink, petCondition, isNull(pets.deletedAt), eq(sites.isActive, true)))
+      .where(and(liveLink, petCondition, isNull(pets.deletedAt)))
       .groupBy(sites.id)
       .orderBy(asc(min(sitePets.id)));
     return rows.map((row) => toSite(row.site));

@@ -1,6 +1,6 @@
 import { messages } from '@petreg/contract';
 import { Search } from '@mui/icons-material';
-import { Alert, Box, Button, Card, InputAdornment, LinearProgress, TablePagination, TextField } from '@mui/material';
+import { Alert, Button, Card, InputAdornment, LinearProgress, Stack, TablePagination, TextField } from '@mui/material';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { firstError } from '../../app/api';
@@ -13,6 +13,8 @@ interface AdminListCardProps<Item> {
   searchLabel: string;
   placeholder: string;
   maxLength: number;
+  /** Shown beside the search box: a choice that narrows the list (kept in the address with useAddressSearch's filter). */
+  filters?: ReactNode;
   /** One page of the list, matching the search. */
   list: UseQueryResult<{ items: Item[]; total: number; totalCapped?: boolean }>;
   /** Read out while a new page loads. */
@@ -38,10 +40,10 @@ export function countedPaging({ total, totalCapped = false }: { total: number; t
 }
 
 /** An administrators' list (sites, the mail log): a search box, the page of items, and paging. */
-export function AdminListCard<Item>({ search, searchLabel, placeholder, maxLength, list, loadingLabel, pageSize, empty, children }: AdminListCardProps<Item>) {
+export function AdminListCard<Item>({ search, searchLabel, placeholder, maxLength, filters, list, loadingLabel, pageSize, empty, children }: AdminListCardProps<Item>) {
   return (
     <Card>
-      <Box sx={{ p: 2, pb: 1 }}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ p: 2, pb: 1, gap: 2 }}>
         <TextField
           label={searchLabel}
           placeholder={placeholder}
@@ -61,7 +63,8 @@ export function AdminListCard<Item>({ search, searchLabel, placeholder, maxLengt
             htmlInput: { maxLength, type: 'search' },
           }}
         />
-      </Box>
+        {filters}
+      </Stack>
       {/* Kept in place while idle, so the list does not jump when a search starts. */}
       <LinearProgress aria-label={loadingLabel} sx={{ visibility: list.isFetching && list.data ? 'visible' : 'hidden' }} />
       {list.isError ? (

@@ -1,4 +1,4 @@
-import { adminSitesPageSize, formatPhone, messages, type AdminSite, type SiteSource } from '@petreg/contract';
+import { adminSiteFilters, adminSitesPageSize, formatPhone, messages, type AdminSite, type AdminSiteFilter, type SiteSource } from '@petreg/contract';
 import { Add, DeleteSweep, Download, EditOutlined, Storefront, UploadFile } from '@mui/icons-material';
 import {
   Button,
@@ -9,6 +9,7 @@ import {
   DialogContentText,
   DialogTitle,
   IconButton,
+  MenuItem,
   Stack,
   Switch,
   Table,
@@ -17,6 +18,7 @@ import {
   TableContainer,
   TableHead,
   TableRow,
+  TextField,
   Tooltip,
 } from '@mui/material';
 import { useState } from 'react';
@@ -31,6 +33,14 @@ import { SiteImportDialog, sitesTemplateUrl } from './SiteImportDialog';
 import { siteInput, useAdminSites, useRemoveSamples, useSaveSite } from './sitesApi';
 import { AdminListCard } from './AdminListCard';
 import { useAddressSearch } from './useAddressSearch';
+
+const filterNames: Record<AdminSiteFilter, string> = {
+  all: 'All sites',
+  active: 'Active',
+  inactive: 'Inactive',
+  sample: 'Samples',
+  unsubscribed: 'Unsubscribed',
+};
 
 const sourceNames: Record<SiteSource, string> = {
   places: 'Maps search',
@@ -47,7 +57,8 @@ const place = (site: AdminSite) => [site.city, [site.state, site.zipCode].filter
 export function AdminSitesPage() {
   const search = useAddressSearch();
   const { query, page } = search;
-  const sites = useAdminSites(query, page);
+  const filter = adminSiteFilters.find((name) => name === search.filter) ?? 'all';
+  const sites = useAdminSites(query, filter, page);
   /** undefined: no dialog; null: a new site; otherwise the site being edited. */
   const [editing, setEditing] = useState<AdminSite | null | undefined>(undefined);
   const [importing, setImporting] = useState(false);
@@ -66,9 +77,12 @@ export function AdminSitesPage() {
         <Button startIcon={<Download />} href={sitesTemplateUrl} download>
           Download template
         </Button>
-        <Button color="error" startIcon={<DeleteSweep />} onClick={() => setRemovingSamples(true)} sx={{ ml: { sm: 'auto' } }}>
-          Remove all samples
-        </Button>
+        {/* Offered while sample sites are switched on: once removed, they never come back. */}
+        {Boolean(sites.data?.activeSamples) && (
+          <Button color="error" startIcon={<DeleteSweep />} onClick={() => setRemovingSamples(true)} sx={{ ml: { sm: 'auto' } }}>
+            Remove all samples
+          </Button>
+        )}
       </Stack>
 
       <AdminListCard
@@ -76,6 +90,22 @@ export function AdminSitesPage() {
         searchLabel="Search sites"
         placeholder="Name, city, ZIP code or email"
         maxLength={200}
+        filters={
+          <TextField
+            select
+            label="Show"
+            size="small"
+            value={filter}
+            onChange={(event) => search.setFilter(event.target.value === 'all' ? '' : event.target.value)}
+            sx={{ width: { xs: '100%', sm: 200 }, flexShrink: 0 }}
+          >
+            {adminSiteFilters.map((name) => (
+              <MenuItem key={name} value={name}>
+                {filterNames[name]}
+              </MenuItem>
+            ))}
+          </TextField>
+        }
         list={sites}
         loadingLabel="Loading sites"
         pageSize={adminSitesPageSize}
@@ -83,7 +113,13 @@ export function AdminSitesPage() {
           <EmptyState
             icon={<Storefront />}
             title="No sites found"
-            hint={query ? 'Try part of a name, a city, a ZIP code or an email address.' : 'Add a site, or import a CSV file of them.'}
+            hint={
+              query
+                ? 'Try part of a name, a city, a ZIP code or an email address.'
+                : filter !== 'all'
+                  ? `No site is ${filterNames[filter].toLowerCase()}: show all sites to see the others.`
+                  : 'Add a site, or import a CSV file of them.'
+            }
           />
         }
       >
@@ -109,7 +145,14 @@ export function AdminSitesPage() {
                       <CellText detail={formatPhone(site.phoneNumber) || undefined}>{site.email ?? '—'}</CellText>
                     </TableCell>
                     <TableCell data-label="Alerts">
-                      <AlertsSwitch site={site} />
+                      <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5 }}>
+                        <AlertsSwitch site={site} />
+                        {site.unsubscribed && (
+                          <Tooltip title="This email address unsubscribed from lost-pet alerts: none are sent to it.">
+                            <Chip size="small" label="Unsubscribed" color="warning" variant="outlined" />
+                          </Tooltip>
+                        )}
+                      </Stack>
                     </TableCell>
                     <TableCell data-label="Status">
                       <CellText detail={sourceNames[site.source] ?? site.source}>

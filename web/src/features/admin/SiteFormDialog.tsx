@@ -128,7 +128,7 @@ export function SiteFormDialog({ site, onClose }: SiteFormDialogProps) {
               />
             </Grid>
             <Grid size={12}>
-              <FormTextField control={control} name="url" label="Website" type="url" fullWidth placeholder="https://" />
+              <FormTextField control={control} name="url" label="Website" type="url" fullWidth placeholder="www.example.com" />
             </Grid>
             <Grid size={{ xs: 12, sm: 6 }}>
               <FormCheckbox control={control} name="receivesAlerts" label="Receives alerts" variant="switch" />

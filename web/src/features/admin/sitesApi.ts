@@ -1,14 +1,14 @@
-import type { AdminSite, AdminSiteInput, AdminSitesPage, RemovedSamples, SiteImportResult } from '@petreg/contract';
+import type { AdminSite, AdminSiteFilter, AdminSiteInput, AdminSitesPage, RemovedSamples, SiteImportResult } from '@petreg/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../app/api';
 
 const sitesKey = ['admin', 'sites'] as const;
 
-/** One page of the directory, matching the search; the previous page stays on screen while the next loads. */
-export function useAdminSites(query: string, page: number) {
+/** One page of the directory, matching the search and filter; the previous page stays on screen while the next loads. */
+export function useAdminSites(query: string, filter: AdminSiteFilter, page: number) {
   return useQuery({
-    queryKey: [...sitesKey, query, page],
-    queryFn: ({ signal }) => api.get<AdminSitesPage>(`admin/sites?${new URLSearchParams({ query, page: String(page) })}`, { signal }),
+    queryKey: [...sitesKey, query, filter, page],
+    queryFn: ({ signal }) => api.get<AdminSitesPage>(`admin/sites?${new URLSearchParams({ query, filter, page: String(page) })}`, { signal }),
     placeholderData: keepPreviousData,
   });
 }
