@@ -1,0 +1,2 @@
+ALTER TABLE "users" ADD COLUMN "email_verified_at" timestamp with time zone;--> statement-breakpoint
+UPDATE "users" SET "email_verified_at" = "created_at" WHERE "google_id" IS NOT NULL OR "facebook_id" IS NOT NULL OR 'admin' = ANY("roles");
