@@ -20,7 +20,7 @@ export function EmailConfirmationBanner({ user }: { user: User }) {
       severity="info"
       sx={{ mb: 2 }}
       action={
-        <Button color="inherit" size="small" onClick={sendAgain} disabled={resend.isPending}>
+        <Button color="inherit" size="small" onClick={sendAgain} disabled={resend.isPending} sx={{ whiteSpace: 'nowrap' }}>
           Send it again
         </Button>
       }
