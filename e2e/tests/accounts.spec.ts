@@ -1,5 +1,5 @@
 import { admin } from '../playwright.config';
-import { choose, createOwner, expect, lastMailTo, password, signIn, test, uniqueEmail } from './fixtures';
+import { choose, createOwner, expect, lastMailTo, mailsTitled, password, signIn, test, uniqueEmail } from './fixtures';
 
 /** A real 1×1 PNG, as a photo to upload. */
 const onePixelPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -29,6 +29,36 @@ test.describe('[ACCOUNTS]', () => {
     await expect(page.getByRole('button', { name: 'Hi, Casey Nguyen' })).toBeVisible();
     await expect(page.getByText('Your Pets')).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('dashboard.png'), fullPage: true });
+  });
+
+  test('a new owner confirms the e-mail through the mailed link, and the reminder goes', async ({ page }) => {
+    const email = uniqueEmail('confirm');
+    await page.goto('/sign-up');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Sign up with email' }).click();
+    await page.getByLabel('First Name').fill('Robin');
+    await page.getByLabel('Last Name').fill('Okafor');
+    await page.getByLabel('Mobile Phone').fill('(415) 555-2671');
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Continue to pet info' }).click();
+    await expect(page).toHaveURL(/\/pet-register$/);
+    await page.goto('/client/dashboard');
+    const banner = page.getByRole('status').filter({ hasText: 'Please confirm your e-mail address.' });
+    await expect(banner).toHaveText(`Please confirm your e-mail address. We sent a link to ${email}.Send it again`);
+    await page.screenshot({ path: test.info().outputPath('confirm-banner.png'), fullPage: true });
+    await banner.getByRole('button', { name: 'Send it again' }).click();
+    await expect(page.getByText('We sent the link again. Please check your inbox and spam folder.')).toBeVisible();
+
+    // The newest link works; the first one ended when the second was sent.
+    const confirmations = async () => (await mailsTitled('Confirm your email address')).filter((m) => m.to && !Array.isArray(m.to) && m.to.text === email);
+    await expect.poll(async () => (await confirmations()).length).toBe(2);
+    const link = (await confirmations()).at(-1)!.text!.match(/http:\/\/\S+/)![0];
+    await page.goto(link.replace(/^http:\/\/localhost:\d+/, ''));
+    await expect(page.getByText('Your email address is confirmed.')).toBeVisible();
+    await page.goto('/client/dashboard');
+    await expect(page.getByText('Your Pets')).toBeVisible();
+    await expect(page.getByText('Please confirm your e-mail address.')).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath('confirmed.png'), fullPage: true });
   });
 
   test('sign-up says when the e-mail is already taken', async ({ page, request }) => {
@@ -78,7 +108,7 @@ test.describe('[ACCOUNTS]', () => {
     await page.getByRole('button', { name: /send|reset/i }).click();
     await expect(page.getByText(/check your spam/i)).toBeVisible();
 
-    const mail = await lastMailTo(owner.email);
+    const mail = await lastMailTo(owner.email, 'Reset your password');
     const link = mail.text!.match(/http:\/\/\S+/)![0];
     await page.goto(link.replace(/^http:\/\/localhost:\d+/, ''));
     await expect(page.getByText('Reset your password').first()).toBeVisible();

@@ -314,21 +314,6 @@ describe('every answer', () => {
 });
 
 describe('backing out of sign-up', () => {
-  it('frees the e-mail of the abandoned account, and signing up again revives it', async () => {
-    const first = await signUpOwner(ctx.app);
-    await call(ctx.app, 'GET', 'Users/deactivate-user', { token: first.token });
-    const exists = await call(ctx.app, 'GET', `Users/email-exists/?email=${encodeURIComponent(first.input.email)}`);
-    expect(exists.body.result).toBeNull();
-
-    const again = await call<AuthResult>(ctx.app, 'POST', 'Users/signup', {
-      body: { ...validSignUp(), email: first.input.email, firstName: 'Jo', password: 'Other#Pass2' },
-    });
-    expect(again.status).toBe(200);
-    expect(again.body.result!.user).toMatchObject({ id: first.user.id, data: { firstName: 'Jo', isActive: true } });
-    expect((await call(ctx.app, 'GET', 'Users/current-user', { token: first.token })).status).toBe(401);
-    expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: first.input.email, password: 'Other#Pass2' } })).status).toBe(200);
-  });
-
   it('never closes an account that holds a pet', async () => {
     const owner = await signUpOwner(ctx.app);
     await registerPet(ctx.app, owner.token);

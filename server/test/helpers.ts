@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuthResult, CreatedPet, Envelope, StaticData } from '@petreg/contract';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { and, desc, eq } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -11,6 +12,7 @@ import { createMailer, type Mailer } from '../src/adapters/mail/index.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Env } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
+import { mailOutbox } from '../src/db/schema.js';
 import { seedSampleSites, seedStaticData } from '../src/db/seed.js';
 import { ADMIN_URL } from './globalSetup.js';
 
@@ -117,6 +119,23 @@ export async function signUpOwner(app: FastifyInstance, overrides: Partial<Retur
   const { status, body } = await call<AuthResult>(app, 'POST', 'Users/signup', { body: input, ip });
   if (status !== 200 || !body.result) throw new Error(`sign-up failed: ${status} ${body.errors.join(', ')}`);
   return { ...body.result, input };
+}
+
+/** The token of the newest sign-up confirmation link mailed to the address, read from the outbox before the worker sends it. */
+export async function signUpConfirmationToken(ctx: TestContext, email: string): Promise<string> {
+  const mails = await ctx.database.db
+    .select()
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.recipient, email), eq(mailOutbox.kind, 'email-confirmation')))
+    .orderBy(desc(mailOutbox.id));
+  const link = new URL(mails[0]!.text.match(/https?:\/\/\S+/)![0]);
+  return link.searchParams.get('token')!;
+}
+
+/** Follows the sign-up's confirmation link: the owner proves the address. */
+export async function confirmSignUpEmail(ctx: TestContext, email: string): Promise<void> {
+  const { status } = await call(ctx.app, 'POST', 'Users/confirm-email', { body: { token: await signUpConfirmationToken(ctx, email) } });
+  if (status !== 200) throw new Error(`confirmation failed: ${status}`);
 }
 
 /** The e-mails in the outbox, oldest first, parsed. */

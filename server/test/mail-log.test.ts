@@ -3,7 +3,10 @@ import { mailLogPageSize, matchCountLimit, messages, type AuthResult, type MailL
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertEmails, auditLog, mailOutbox } from '../src/db/schema.js';
+import { createMailer } from '../src/adapters/mail/index.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
+import { accountForInvitee } from '../src/modules/users/invitations.js';
+import { sendDueMail } from '../src/worker/outbox.js';
 import { alertKit } from './alertKit.js';
 import { call, createTestApp, readOutbox, signUpOwner, type TestContext } from './helpers.js';
 
@@ -151,6 +154,35 @@ describe('the mail log', () => {
       .returning();
     const shown = (await call<MailLogMessage>(ctx.app, 'GET', `admin/mail/outbox/${change!.id}`, { token: admin.token })).body.result!;
     expect(shown.text).toBe('Open http://localhost:3000/confirm-email?token=[hidden] within 24 hours.');
+  });
+
+  it('keeps no working code of an invitation once the worker sent it; the sent e-mail carries it', async () => {
+    const email = `invited-${randomUUID().slice(0, 8)}@example.com`;
+    await db().transaction((tx) => accountForInvitee(tx, 'http://localhost:3000', email));
+    const [queued] = await db().select().from(mailOutbox).where(eq(mailOutbox.recipient, email));
+    const code = new URL(queued!.text.match(/http\S+/)![0]).searchParams.get('code')!;
+    expect(code).toHaveLength(43);
+
+    const mailer = createMailer({ from: 'Pet Registry <no-reply@localhost>', outboxDir: ctx.outboxDir });
+    // Everything due goes, a batch at a time, earlier tests' e-mails too.
+    while ((await sendDueMail(db(), mailer)) > 0);
+    const [stored] = await db().select().from(mailOutbox).where(eq(mailOutbox.id, queued!.id));
+    expect(stored!.status).toBe('sent');
+    expect(`${stored!.text}${stored!.html}`).not.toContain(code);
+    expect(stored!.text).toContain('code=[hidden]');
+    const delivered = (await readOutbox(ctx.outboxDir)).filter((mail) => mail.subject === queued!.subject && mail.text!.includes(code));
+    expect(delivered).toHaveLength(1);
+    // The mailed link still works.
+    const set = await call(ctx.app, 'POST', 'Users/set-password-by-token', { body: { email, token: code, password: 'Invited#Pass1' } });
+    expect(set.status).toBe(200);
+  });
+
+  it("shows an alert e-mail without its recipient's working unsubscribe address", async () => {
+    const { clinic } = await paidAlert();
+    const [row] = await db().select().from(alertEmails).where(eq(alertEmails.recipient, clinic.email!));
+    const opened = (await call<MailLogMessage>(ctx.app, 'GET', `admin/mail/alert/${row!.id}`, { token: admin.token })).body.result!;
+    expect(opened.text).toContain('/api/v2/email/unsubscribe/[hidden]');
+    expect(opened.text).not.toContain(row!.token);
   });
 
   it('sends a failed e-mail again, and only a failed one, in the audit log', async () => {

@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { messages, type AuthResult } from '@petreg/contract';
+import { messages, type AuthResult, type Pet } from '@petreg/contract';
+import { and, eq } from 'drizzle-orm';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, signUpOwner, uniqueEmail, type TestContext } from './helpers.js';
+import { auditLog, pets, users } from '../src/db/schema.js';
+import { call, confirmSignUpEmail, createTestApp, readOutbox, registerPet, signUpOwner, uniqueEmail, type TestContext } from './helpers.js';
 
 const GOOGLE_CLIENT_ID = 'registry-test.apps.googleusercontent.com';
 const FACEBOOK_APP_ID = '1234567890';
@@ -79,11 +81,72 @@ describe('POST Users/google-login', () => {
     expect(again.body.result!.user.id).toBe(first.body.result!.user.id);
   });
 
-  it('links to the existing account with the same e-mail', async () => {
+  it('links to the existing account with the same e-mail once its owner confirmed the address', async () => {
     const owner = await signUpOwner(ctx.app);
+    await registerPet(ctx.app, owner.token);
+    await confirmSignUpEmail(ctx, owner.input.email);
     const token = await googleIdToken({ email: owner.input.email, sub: 'g-existing' });
     const { body } = await call<AuthResult>(ctx.app, 'POST', 'Users/google-login', { body: { token } });
     expect(body.result!.user.id).toBe(owner.user.id);
+    expect((await call<Pet[]>(ctx.app, 'GET', 'pet/user-pets', { token: body.result!.token })).body.result).toHaveLength(1);
+    // The owner's password and session still work.
+    expect((await call(ctx.app, 'GET', 'Users/current-user', { token: owner.token })).status).toBe(200);
+    expect((await call(ctx.app, 'POST', 'Users/login', { body: { email: owner.input.email, password: owner.input.password } })).status).toBe(200);
+  });
+
+  it('links to an account a reset link proved', async () => {
+    const owner = await signUpOwner(ctx.app);
+    await ctx.database.db.update(users).set({ emailVerifiedAt: null }).where(eq(users.id, owner.user.id));
+    await call(ctx.app, 'POST', 'Users/forgot-password', { body: { email: owner.input.email } });
+    const link = new URL((await readOutbox(ctx.outboxDir)).at(-1)!.text!.match(/https?:\/\/\S+/)![0]);
+    const reset = await call(ctx.app, 'POST', 'Users/set-password-by-token', {
+      body: { email: owner.input.email, token: link.searchParams.get('code'), password: 'Reset#Pass9' },
+    });
+    expect(reset.status).toBe(200);
+    const { body } = await call<AuthResult>(ctx.app, 'POST', 'Users/google-login', { body: { token: await googleIdToken({ email: owner.input.email, sub: 'g-reset' }) } });
+    expect(body.result!.user.id).toBe(owner.user.id);
+  });
+
+  it("gives a stranger's unconfirmed sign-up with the address nothing: the provider's user starts a fresh account", async () => {
+    const attacker = await signUpOwner(ctx.app);
+    const email = attacker.input.email;
+    await registerPet(ctx.app, attacker.token);
+    await call(ctx.app, 'POST', 'Users/backup-contact', { token: attacker.token, body: { name: 'Accomplice', phoneNumber: '(415) 555-2671' } });
+
+    const victim = await call<AuthResult>(ctx.app, 'POST', 'Users/google-login', { body: { token: await googleIdToken({ email, sub: 'g-victim' }) } });
+    expect(victim.status).toBe(200);
+    const { user, token } = victim.body.result!;
+    expect(user.id).not.toBe(attacker.user.id);
+    expect(user.data).toMatchObject({ email, firstName: 'Ada', lastName: 'Park', phoneNumber: null, emailConfirmed: true, haveActivePets: false });
+    expect((await call<Pet[]>(ctx.app, 'GET', 'pet/user-pets', { token })).body.result).toEqual([]);
+    expect((await call<unknown[]>(ctx.app, 'GET', 'Users/backup-contacts', { token })).body.result).toEqual([]);
+
+    // The attacker's session ends and the password opens nothing.
+    expect((await call(ctx.app, 'GET', 'Users/current-user', { token: attacker.token })).status).toBe(401);
+    const login = await call(ctx.app, 'POST', 'Users/login', { body: { email, password: attacker.input.password } });
+    expect(login.status).toBe(400);
+    expect(login.body.errors).toEqual([messages.invalidCredentials]);
+
+    // The old account stays for the audit, switched off; its pet is removed, not deleted.
+    const [old] = await ctx.database.db.select().from(users).where(eq(users.id, attacker.user.id));
+    expect(old).toMatchObject({ isActive: false, passwordHash: null });
+    expect(old!.email).not.toContain(email);
+    const held = await ctx.database.db.select().from(pets).where(eq(pets.userId, attacker.user.id));
+    expect(held).toHaveLength(1);
+    expect(held[0]!.deletedAt).not.toBeNull();
+    const [audit] = await ctx.database.db.select().from(auditLog).where(and(eq(auditLog.action, 'account.replace'), eq(auditLog.entityId, String(attacker.user.id))));
+    expect(audit).toMatchObject({ actorUserId: user.id, before: expect.objectContaining({ email }) });
+
+    // The same person signs in again to the same account.
+    const again = await call<AuthResult>(ctx.app, 'POST', 'Users/google-login', { body: { token: await googleIdToken({ email, sub: 'g-victim' }) } });
+    expect(again.body.result!.user.id).toBe(user.id);
+  });
+
+  it('joins an account an administrator opened for the address (no password yet)', async () => {
+    const email = uniqueEmail();
+    const [opened] = await ctx.database.db.insert(users).values({ email, firstName: '', lastName: '', roles: ['customer'] }).returning();
+    const { body } = await call<AuthResult>(ctx.app, 'POST', 'Users/google-login', { body: { token: await googleIdToken({ email, sub: 'g-invited' }) } });
+    expect(body.result!.user).toMatchObject({ id: opened!.id, data: { emailConfirmed: true } });
   });
 
   it.each([
@@ -109,11 +172,24 @@ describe('POST Users/google-login', () => {
     expect(body.errors).toEqual([messages.socialEmailMissing]);
   });
 
-  it('refuses a deactivated account', async () => {
+  it('refuses an account an administrator switched off', async () => {
     const owner = await signUpOwner(ctx.app);
-    await call(ctx.app, 'GET', 'Users/deactivate-user', { token: owner.token });
+    await confirmSignUpEmail(ctx, owner.input.email);
+    await ctx.database.db.update(users).set({ isActive: false }).where(eq(users.id, owner.user.id));
     const token = await googleIdToken({ email: owner.input.email, sub: 'g-deactivated' });
-    expect((await call(ctx.app, 'POST', 'Users/google-login', { body: { token } })).status).toBe(403);
+    const { status, body } = await call(ctx.app, 'POST', 'Users/google-login', { body: { token } });
+    expect(status).toBe(403);
+    expect(body.errors).toEqual([messages.accountDeactivated]);
+  });
+
+  it('opens again the account its proven owner closed during sign-up', async () => {
+    const owner = await signUpOwner(ctx.app);
+    await confirmSignUpEmail(ctx, owner.input.email);
+    await call(ctx.app, 'GET', 'Users/deactivate-user', { token: owner.token });
+    const token = await googleIdToken({ email: owner.input.email, sub: 'g-closed' });
+    const { status, body } = await call<AuthResult>(ctx.app, 'POST', 'Users/google-login', { body: { token } });
+    expect(status).toBe(200);
+    expect(body.result!.user).toMatchObject({ id: owner.user.id, data: { isActive: true } });
   });
 });
 

@@ -126,12 +126,17 @@ export const profileFormSchema = (currentEmail: string) =>
     path: ['currentPassword'],
   });
 
-/** `POST Users/confirm-email`: the token of the link mailed to the new address. */
+/** `POST Users/confirm-email`: the token of the link mailed to the address (at sign-up, or a new one). */
 export const confirmEmailSchema = requestObject({
   token: textField(200, messages.emailChangeLinkInvalid, messages.emailChangeLinkInvalid)
     .trim()
     .min(1, { error: messages.emailChangeLinkInvalid }),
 });
+
+/** `POST Users/confirm-email`'s answer: whether the account moved to the address, or only confirmed its own. */
+export interface ConfirmedEmail {
+  changed: boolean;
+}
 
 /** `POST api/auth/user/update`: the user's own UI settings and shortcuts. */
 export const userSettingsSchema = requestObject({

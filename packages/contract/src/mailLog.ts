@@ -16,6 +16,7 @@ export type MailQueue = (typeof mailQueues)[number];
 export const mailKinds = {
   'password-reset': 'Password reset',
   'email-change': 'E-mail change',
+  'email-confirmation': 'E-mail confirmation',
   invitation: 'Account invitation',
   transfer: 'Pet transfer',
   'shelter-upload': 'Pets registered by a shelter',

@@ -123,6 +123,10 @@ export const messages = {
   emailChangeSent: 'We sent a confirmation link to your new email address. Your email changes when you open it.',
   emailChanged: 'Your email address has been changed.',
   emailChangeLinkInvalid: 'This email confirmation link is invalid or has expired.',
+  emailConfirmed: 'Your email address is confirmed.',
+  emailConfirmationSent: 'We sent the link again. Please check your inbox and spam folder.',
+  closedAccountLinkSent:
+    'This email had an account that was closed. We sent a link to it: open it to choose a password and use the account again.',
   // Input rules every field shares (fields.ts): what a user reads instead of a schema library's text.
   mailNotFound: 'This e-mail is not in the mail log.',
   mailNotFailed: 'Only an e-mail that failed can be sent again.',

@@ -10,7 +10,7 @@ export const paths = {
   signOut: '/sign-out',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
-  /** Opened from the link mailed to a new e-mail address; read with `?token=`. */
+  /** Opened from the link mailed at sign-up or to a new e-mail address; read with `?token=`. */
   confirmEmail: '/confirm-email',
   petRegister: '/pet-register',
   healthcheck: '/healthcheck',

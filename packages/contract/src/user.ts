@@ -15,6 +15,8 @@ export interface User {
     displayName: string;
     photoUrl: string | null;
     email: string;
+    /** The owner followed a link mailed to this address (or a provider vouched for it). */
+    emailConfirmed: boolean;
     shortcuts: string[];
     haveActivePets: boolean;
     haveSubscriptions: boolean;

@@ -80,6 +80,12 @@ export const users = pgTable(
     googleId: text('google_id').unique(),
     facebookId: text('facebook_id').unique(),
     isActive: boolean('is_active').notNull().default(true),
+    /**
+     * When the address was proven: its owner followed a link mailed to it (confirmation, reset,
+     * invitation) or signed in with a provider that vouches for it. Only then may a provider's
+     * sign-in join this account, or a new sign-up revive it.
+     */
+    emailVerifiedAt: timestamptz('email_verified_at'),
     /** Set when the owner backed out of sign-up: the e-mail may then sign up afresh. */
     signUpAbandonedAt: timestamptz('sign_up_abandoned_at'),
     createdAt: createdAt(),

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { MailServerUnavailableError, type Mailer } from '../adapters/mail/index.js';
 import type { Database } from '../db/client.js';
 import { alertEmails, mailOutbox } from '../db/schema.js';
+import { hideLinkCodes } from '../modules/users/mailedLinks.js';
 
 const BATCH = 20;
 const MAX_ATTEMPTS = 8;
@@ -76,7 +77,9 @@ export async function sendDueMail(db: Database, mailer: Mailer, now = new Date()
     const attempts = mail.attempts + 1;
     try {
       await mailer.send({ to: mail.recipient, subject: mail.subject, text: mail.text, ...(mail.html && { html: mail.html }) });
-      await db.update(mailOutbox).set({ status: 'sent', attempts, sentAt: new Date() }).where(eq(mailOutbox.id, mail.id));
+      // Sent: the outbox keeps the e-mail for the log, its single-use codes no longer.
+      const scrubbed = { text: hideLinkCodes(mail.text), html: mail.html && hideLinkCodes(mail.html) };
+      await db.update(mailOutbox).set({ status: 'sent', attempts, sentAt: new Date(), ...scrubbed }).where(eq(mailOutbox.id, mail.id));
       sent++;
     } catch (error) {
       if (error instanceof MailServerUnavailableError) {

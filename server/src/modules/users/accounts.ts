@@ -64,6 +64,7 @@ export function createAccounts(deps: { db: Database; sessions: SessionService })
         displayName: `${u.firstName} ${u.lastName}`.trim() || u.email,
         photoUrl: imageUrl('users', u.photo),
         email: u.email,
+        emailConfirmed: u.emailVerifiedAt !== null,
         shortcuts: u.shortcuts,
         haveActivePets: row.haveActivePets,
         haveSubscriptions: row.haveSubscriptions,

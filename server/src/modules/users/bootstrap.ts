@@ -33,6 +33,8 @@ export async function ensureAdministrator(
     firstName: 'Registry',
     lastName: 'Administrator',
     roles: ['admin'],
+    // The operator named the address in the configuration.
+    emailVerifiedAt: new Date(),
   });
   return { email: admin.email, generatedPassword };
 }

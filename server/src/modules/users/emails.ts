@@ -21,6 +21,19 @@ export function confirmEmailChangeEmail(firstName: string, link: string) {
   };
 }
 
+/** Sent at sign-up (and again on request): the link proves the owner reads this address. */
+export function confirmSignUpEmail(firstName: string, link: string) {
+  return {
+    kind: 'email-confirmation' as const,
+    subject: 'Confirm your email address',
+    text: `Hi ${firstName},\n\nThank you for signing up with our pet registry.\nOpen this link within ${CONFIRMATION_DAYS} days to confirm that this address is yours:\n\n${link}\n\nIf you did not sign up, you can ignore this e-mail.\n`,
+    html: `<p>Hi ${escapeHtml(firstName)},</p><p>Thank you for signing up with our pet registry. Open this link within ${CONFIRMATION_DAYS} days to confirm that this address is yours:</p><p><a href="${escapeHtml(link)}">Confirm your email address</a></p><p>If you did not sign up, you can ignore this e-mail.</p>`,
+  };
+}
+
+/** How long a sign-up's confirmation link works; the owner can ask for a new one from the portal. */
+export const CONFIRMATION_DAYS = 7;
+
 /** To the current address when a change is asked for, so a stranger's request can be stopped in time. */
 export function emailChangeRequestedNotice(firstName: string, newEmail: string) {
   return {

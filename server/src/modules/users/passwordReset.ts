@@ -19,10 +19,13 @@ export function createPasswordReset(
 ) {
   const { db, mailer, sessions } = deps;
   return {
-    /** Mails a single-use reset link; answers the same whether or not the account exists. */
+    /**
+     * Mails a single-use reset link; answers the same whether or not the account exists. An account
+     * closed during sign-up gets one too: following it opens the account again.
+     */
     async forgotPassword(email: string): Promise<void> {
       const user = await accounts.findByEmail(email);
-      if (!user || !user.isActive) return;
+      if (!user || !(user.isActive || user.signUpAbandonedAt)) return;
       const token = randomBytes(32).toString('base64url');
       await db.transaction(async (tx) => {
         await voidResetLinks(tx, user.id);
@@ -51,7 +54,7 @@ export function createPasswordReset(
       });
     },
 
-    /** Answers the account whose password changed. */
+    /** Answers the account whose password changed: its address is proven, and open again if it was closed during sign-up. */
     async setPasswordByToken(input: SetPasswordByTokenInput): Promise<number> {
       const passwordHash = await hash(input.password);
       const userId = await db.transaction(async (tx) => {
@@ -64,12 +67,16 @@ export function createPasswordReset(
               eq(passwordResetTokens.tokenHash, hashToken(input.token)),
               isNull(passwordResetTokens.usedAt),
               gt(passwordResetTokens.expiresAt, new Date()),
-              sql`${passwordResetTokens.userId} = (select id from users where lower(email) = ${input.email.toLowerCase()} and is_active)`,
+              sql`${passwordResetTokens.userId} = (select id from users where lower(email) = ${input.email.toLowerCase()} and (is_active or sign_up_abandoned_at is not null))`,
             ),
           )
           .returning({ userId: passwordResetTokens.userId });
         if (!claimed) throw badRequest(messages.resetLinkInvalid);
-        await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, claimed.userId));
+        const now = new Date();
+        await tx
+          .update(users)
+          .set({ passwordHash, emailVerifiedAt: now, isActive: true, signUpAbandonedAt: null, updatedAt: now })
+          .where(eq(users.id, claimed.userId));
         await voidMailedLinks(tx, claimed.userId);
         return claimed.userId;
       });

@@ -13,7 +13,7 @@ import {
   userSettingsSchema,
 } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { answer, perEmail, perIp, sendImage, withImageBodyLimit } from '../../http.js';
+import { answer, perEmail, perIp, perUser, sendImage, withImageBodyLimit } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
 import type { UserService } from './service.js';
 import type { SocialVerifier } from './social.js';
@@ -26,6 +26,9 @@ const limits = {
   forgotPassword: { ip: { max: 10, window: MINUTE }, email: { max: 5, window: 60 * MINUTE } },
   setPassword: { ip: { max: 10, window: MINUTE }, email: { max: 10, window: 60 * MINUTE } },
   confirmEmail: { ip: { max: 10, window: MINUTE } },
+  resendConfirmation: { max: 3, window: 60 * MINUTE },
+  // A sign-up with a closed account's address mails its owner a link: held like forgot-password.
+  signUpEmail: { max: 5, window: 60 * MINUTE },
   emailExists: { ip: { max: 30, window: MINUTE }, email: { max: 20, window: MINUTE } },
 };
 
@@ -35,8 +38,10 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
 ) => {
   const tags = ['Users'];
 
-  app.post('/Users/signup', { schema: { tags, body: signUpSchema }, config: perIp(limits.signUp) }, async (request) =>
-    answer(await users.signUp(request.body, request.ip)),
+  app.post(
+    '/Users/signup',
+    { schema: { tags, body: signUpSchema }, config: perIp(limits.signUp), preHandler: perEmail(app, 'sign-up', limits.signUpEmail) },
+    async (request) => answer(await users.signUp(request.body, request.ip)),
   );
 
   app.post(
@@ -95,11 +100,19 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
     },
   );
 
-  // Public: opened from the link mailed to the new address, signed in or not.
-  app.post('/Users/confirm-email', { schema: { tags, body: confirmEmailSchema }, config: perIp(limits.confirmEmail.ip) }, async (request) => {
-    await users.confirmEmail(request.body.token);
-    return answer(true);
-  });
+  // Public: opened from the link mailed to the address, signed in or not.
+  app.post('/Users/confirm-email', { schema: { tags, body: confirmEmailSchema }, config: perIp(limits.confirmEmail.ip) }, async (request) =>
+    answer(await users.confirmEmail(request.body.token)),
+  );
+
+  app.post(
+    '/Users/resend-email-confirmation',
+    { schema: { tags }, config: { auth: 'signedIn', ...perUser(limits.resendConfirmation) } },
+    async (request) => {
+      await users.resendEmailConfirmation(sessionOf(request));
+      return answer(true);
+    },
+  );
 
   app.get('/Users/token-login', { schema: { tags }, config: { auth: 'signedIn' } }, async (request) =>
     answer(await users.tokenLogin(sessionOf(request))),

@@ -2,7 +2,7 @@ import { messages } from '@petreg/contract';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { Config } from '../../config.js';
 import { AppError, badRequest } from '../../errors.js';
-import type { VerifiedSocialProfile } from './service.js';
+import type { VerifiedSocialProfile } from './signUp.js';
 
 export interface SocialVerifier {
   google(idToken: string): Promise<VerifiedSocialProfile>;

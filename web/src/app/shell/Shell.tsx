@@ -4,6 +4,7 @@ import { AppBar, Box, Drawer, IconButton, Link, Toolbar, Tooltip, Typography, ty
 import { useState } from 'react';
 import { Outlet, Link as RouterLink } from 'react-router';
 import { useSession } from '../../features/auth/session';
+import { EmailConfirmationBanner } from '../../features/profile/EmailConfirmationBanner';
 import { homePath } from '../access';
 import { Navigation } from './Navigation';
 import { SupportPanel } from './SupportPanel';
@@ -95,6 +96,7 @@ export function Shell() {
 
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, sm: 3 } }}>
         <Toolbar />
+        <EmailConfirmationBanner user={user} />
         <Outlet />
       </Box>
 

@@ -8,7 +8,7 @@ import { AuthLayout } from '../auth/AuthLayout';
 import { useSession } from '../auth/session';
 import { currentUserKey, useConfirmEmail } from './api';
 
-/** Opened from the link mailed to a new e-mail address: /confirm-email?token=… */
+/** Opened from the link mailed at sign-up or to a new e-mail address: /confirm-email?token=… */
 export function ConfirmEmailPage() {
   const [params] = useSearchParams();
   const token = params.get('token');
@@ -27,7 +27,7 @@ export function ConfirmEmailPage() {
 
   const refreshed = useRef(false);
   useEffect(() => {
-    // A signed-in owner sees the new address at once, in the toolbar's session as on the profile.
+    // A signed-in owner sees the address (and that it is confirmed) at once, in the session as on the profile.
     if (!confirm.isSuccess || !user || refreshed.current) return;
     refreshed.current = true;
     void queryClient.invalidateQueries({ queryKey: currentUserKey });
@@ -40,11 +40,11 @@ export function ConfirmEmailPage() {
         {!token && <Alert severity="warning">{messages.emailChangeLinkInvalid}</Alert>}
         {confirm.isPending && (
           <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-            <CircularProgress size={24} aria-label="Confirming your new email" />
-            <Typography>Confirming your new email…</Typography>
+            <CircularProgress size={24} aria-label="Confirming your email" />
+            <Typography>Confirming your email…</Typography>
           </Stack>
         )}
-        {confirm.isSuccess && <Alert severity="success">{messages.emailChanged}</Alert>}
+        {confirm.isSuccess && <Alert severity="success">{confirm.data.changed ? messages.emailChanged : messages.emailConfirmed}</Alert>}
         {confirm.isError && <Alert severity="error">{firstError(confirm.error, messages.emailChangeLinkInvalid)}</Alert>}
         <Typography variant="body2" sx={{ textAlign: 'center', pt: 1 }}>
           {user ? (

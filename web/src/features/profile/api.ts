@@ -1,4 +1,4 @@
-import type { ChangePasswordInput, profileSchema, User, UserState } from '@petreg/contract';
+import type { ChangePasswordInput, ConfirmedEmail, profileSchema, User, UserState } from '@petreg/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '../../app/api';
@@ -32,7 +32,12 @@ export function useChangePassword() {
   });
 }
 
-/** Follows the link mailed to a new e-mail address; anyone holding the link may, signed in or not. */
+/** Follows the link mailed to an address (at sign-up, or a new one); anyone holding the link may, signed in or not. */
 export function useConfirmEmail() {
-  return useMutation({ mutationFn: (token: string) => api.post<boolean>('Users/confirm-email', { token }) });
+  return useMutation({ mutationFn: (token: string) => api.post<ConfirmedEmail>('Users/confirm-email', { token }) });
+}
+
+/** Mails the signed-in owner a new link confirming their address. */
+export function useResendEmailConfirmation() {
+  return useMutation({ mutationFn: () => api.post<boolean>('Users/resend-email-confirmation', {}) });
 }
