@@ -83,6 +83,12 @@ export interface AppDependencies {
   webRoot?: string;
 }
 
+/** The host the maps' tiles come from, as a CSP source ({s}, a tile server's letter, as a wildcard); none for the portal's own. */
+function tileOrigin(template: string): string[] {
+  if (template.startsWith('/')) return [];
+  return [new URL(template.replaceAll('{s}', 'tile-server-letter')).origin.replace('tile-server-letter', '*')];
+}
+
 /** Pretty lines through pino-pretty (in a worker thread) for a terminal, plain JSON otherwise. */
 export function loggerOptions(config: Pick<Config, 'logLevel' | 'logFormat'>) {
   if (config.logFormat === 'json' || config.logLevel === 'silent') return { level: config.logLevel };
@@ -123,7 +129,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         'style-src': ["'self'", "'unsafe-inline'"],
         'script-src': ["'self'", 'https://accounts.google.com', 'https://connect.facebook.net'],
         'frame-src': ["'self'", 'https://accounts.google.com', 'https://www.facebook.com'],
-        'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+        // The maps' tiles may come from a tile server of the operator's without TLS.
+        'img-src': ["'self'", 'data:', 'blob:', 'https:', ...tileOrigin(config.mapTiles.url)],
         'connect-src': ["'self'", 'https://accounts.google.com', 'https://graph.facebook.com'],
         // TLS is the reverse proxy's business; an http-only install must still load its own assets.
         'upgrade-insecure-requests': null,

@@ -20,6 +20,12 @@ const optionalUrl = z
   .transform((v) => (v ? v : undefined))
   .pipe(z.url().optional());
 
+/** OpenStreetMap's own tiles, with the credit its tile usage policy asks for. */
+const osmTiles = {
+  url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+};
+
 /** Every environment variable the server reads, with its embedded default. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -59,6 +65,13 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: optionalString,
   GOOGLE_MAPS_API_KEY: optionalString,
   GOOGLE_PLACES_URL: z.url().default('https://places.googleapis.com'),
+  // The maps on the vet screens: a tile address with {z}, {x} and {y} (and optionally {s}), and the credit its provider asks for.
+  MAP_TILE_URL: z
+    .string()
+    .trim()
+    .default(osmTiles.url)
+    .refine((v) => ['{z}', '{x}', '{y}'].every((part) => v.includes(part)) && z.url().safeParse(v.replaceAll(/[{}]/g, '')).success, 'must be a tile address with {z}, {x} and {y}'),
+  MAP_TILE_ATTRIBUTION: optionalString,
   SAMPLE_SITES: z.enum(['true', 'false']).optional(),
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: optionalUrl,
@@ -95,6 +108,8 @@ export interface Config {
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
   /** Vet search through Google Places (API New) when a key is set; otherwise the directory of sites. */
   googlePlaces: { apiKey: string; url: string } | null;
+  /** The tiles of the vet screens' maps (a Leaflet URL template) and their credit (HTML, the operator's). */
+  mapTiles: { url: string; attribution: string };
   /** Whether a sample directory of sites is seeded (once) so vet search and alerts work with no setup. */
   sampleSites: boolean;
   /** Support line, company address, and the company's home page and blog (null: no blog link). */
@@ -142,6 +157,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL }
       : null,
     googlePlaces: e.GOOGLE_MAPS_API_KEY ? { apiKey: e.GOOGLE_MAPS_API_KEY, url: e.GOOGLE_PLACES_URL.replace(/\/$/, '') } : null,
+    mapTiles: {
+      url: e.MAP_TILE_URL,
+      attribution: e.MAP_TILE_ATTRIBUTION ?? (e.MAP_TILE_URL === osmTiles.url ? osmTiles.attribution : ''),
+    },
     // On by default on the embedded database only: a server is someone's real directory.
     sampleSites: e.SAMPLE_SITES ? e.SAMPLE_SITES === 'true' : !e.DATABASE_URL,
     support: {

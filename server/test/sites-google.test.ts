@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { directoryPlaceId, messages, type Site, type SiteSearchResult, type SiteWithDetail } from '@petreg/contract';
+import { directoryPlaceId, messages, type Site, type SiteSearchPage, type SiteWithDetail } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDirectoryPlaces } from '../src/adapters/places/directory.js';
@@ -70,6 +70,15 @@ const ridge = {
   ],
   types: ['veterinary_care'],
 };
+/** A vet about 240 miles from St. Louis (Kansas City): found on the second page, beyond a ZIP search's 50 miles. */
+const farAway = {
+  id: 'ChIJfaraway0000000000003',
+  displayName: { text: 'Plaza Pet Clinic' },
+  formattedAddress: '1 Plaza Dr, Kansas City, MO 64111, USA',
+  location: { latitude: 39.0417, longitude: -94.5919 },
+  types: ['veterinary_care'],
+};
+const SECOND_PAGE = 'AeJbb3cSecondPageToken';
 const knownPlaces = new Map([gateway, ridge].map((place) => [place.id, place]));
 
 interface Seen {
@@ -100,7 +109,11 @@ function googleAnswer(seen: Seen, port: number): [number, unknown] {
   if (seen.method === 'POST' && seen.path === '/v1/places:searchText') {
     const fields = mask.filter((f) => f.startsWith('places.')).map((f) => f.slice('places.'.length));
     const nameless = { id: 'ChIJnameless', formattedAddress: 'Somewhere' };
-    return [200, { places: [gateway, nameless, ridge].map((place) => masked(place, fields)) }];
+    // Two pages: the second is asked for with the first's token; a token Google never gave is refused.
+    const pageToken = (seen.body as { pageToken?: string }).pageToken;
+    if (pageToken === undefined) return [200, { places: [gateway, nameless, ridge].map((place) => masked(place, fields)), nextPageToken: SECOND_PAGE }];
+    if (pageToken === SECOND_PAGE) return [200, { places: [masked(farAway, fields)] }];
+    return [400, googleError(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.')];
   }
   const media = /^\/v1\/(places\/[\w-]+\/photos\/[\w-]+)\/media$/.exec(seen.path);
   if (seen.method === 'GET' && media) {
@@ -155,7 +168,7 @@ async function owner() {
 describe('vet search through Google Places', () => {
   it('asks Text Search for veterinary care with the key and a field mask, and maps its places', async () => {
     fake.failure = null;
-    const { status, body } = await call<SiteSearchResult[]>(ctx.app, 'GET', `site/search?query=${encodeURIComponent('vet near 63101')}`, { token: await owner() });
+    const { status, body } = await call<SiteSearchPage>(ctx.app, 'GET', `site/search?query=${encodeURIComponent('vet near 63101')}`, { token: await owner() });
     expect(status).toBe(200);
 
     const asked = lastSeen('/v1/places:searchText');
@@ -163,12 +176,17 @@ describe('vet search through Google Places', () => {
     expect(asked.headers['x-goog-api-key']).toBe(API_KEY);
     expect(asked.headers['content-type']).toBe('application/json');
     expect(String(asked.headers['x-goog-fieldmask']).split(',').sort()).toEqual(
-      ['id', 'displayName', 'formattedAddress', 'addressComponents', 'nationalPhoneNumber', 'rating', 'userRatingCount', 'websiteUri', 'photos'].map((f) => `places.${f}`).sort(),
+      [
+        ...['id', 'displayName', 'formattedAddress', 'addressComponents', 'nationalPhoneNumber', 'rating', 'userRatingCount', 'websiteUri', 'photos', 'location'].map((f) => `places.${f}`),
+        'nextPageToken',
+      ].sort(),
     );
     expect(asked.body).toEqual({ textQuery: 'vet near 63101', includedType: 'veterinary_care', strictTypeFiltering: true, pageSize: 20 });
 
     // The nameless place is left out; the photo goes through the portal.
-    expect(body.result).toEqual([
+    expect(body.result!.next).toBe(SECOND_PAGE);
+    expect(body.result!.near).toBeNull();
+    expect(body.result!.results).toEqual([
       {
         googlePlaceId: gateway.id,
         name: 'Gateway Animal Hospital',
@@ -181,6 +199,8 @@ describe('vet search through Google Places', () => {
         reviewsCount: 213,
         url: 'https://gatewayanimal.example.com/',
         imageUrl: `/api/v2/site/photo?ref=${encodeURIComponent(PHOTO)}`,
+        latitude: 38.6312,
+        longitude: -90.1925,
       },
       {
         googlePlaceId: ridge.id,
@@ -194,9 +214,44 @@ describe('vet search through Google Places', () => {
         reviewsCount: null,
         url: null,
         imageUrl: null,
+        latitude: null,
+        longitude: null,
       },
     ]);
     expect(JSON.stringify(body)).not.toContain(API_KEY);
+  });
+
+  it("shows more with Google's page token, and refuses a token Google never gave", async () => {
+    fake.failure = null;
+    const token = await owner();
+    const more = await call<SiteSearchPage>(ctx.app, 'GET', `site/search?query=vet&next=${SECOND_PAGE}`, { token });
+    expect(more.status).toBe(200);
+    expect(lastSeen('/v1/places:searchText').body).toMatchObject({ textQuery: 'vet', pageToken: SECOND_PAGE });
+    expect(more.body.result).toEqual({ results: [expect.objectContaining({ googlePlaceId: farAway.id, name: 'Plaza Pet Clinic' })], next: null, near: null });
+
+    const forged = await call(ctx.app, 'GET', 'site/search?query=vet&next=forged', { token });
+    expect(forged.status).toBe(400);
+    expect(forged.body.errors).toEqual([messages.invalidRequest]);
+  });
+
+  it('by a ZIP code asks for the nearest places around its centre and keeps those within 50 miles, with their distance', async () => {
+    fake.failure = null;
+    const token = await owner();
+    const { status, body } = await call<SiteSearchPage>(ctx.app, 'GET', 'site/search?query=63101', { token });
+    expect(status).toBe(200);
+    const asked = lastSeen('/v1/places:searchText').body as Record<string, unknown>;
+    expect(asked).toMatchObject({
+      textQuery: '63101',
+      rankPreference: 'DISTANCE',
+      locationBias: { circle: { center: { latitude: expect.closeTo(38.63, 1), longitude: expect.closeTo(-90.19, 1) }, radius: 50_000 } },
+    });
+    // Ridge has no coordinates: no distance to show, so not among the nearest.
+    expect(body.result!.results).toEqual([expect.objectContaining({ googlePlaceId: gateway.id, distanceMiles: expect.any(Number) })]);
+    expect(body.result!.results[0]!.distanceMiles!).toBeLessThan(2);
+    expect(body.result!.near).toMatchObject({ zip: '63101', place: 'Saint Louis, MO 63101', radiusMiles: 50 });
+    // Kansas City lies beyond 50 miles.
+    const second = await call<SiteSearchPage>(ctx.app, 'GET', `site/search?query=63101&next=${SECOND_PAGE}`, { token });
+    expect(second.body.result).toMatchObject({ results: [], next: null });
   });
 
   it.each([
@@ -221,7 +276,7 @@ describe('vet search through Google Places', () => {
     await new Promise((resolve) => closed.close(resolve));
     const logged: object[] = [];
     const places = createGooglePlaces({ apiKey: API_KEY, url }, { directory: createDirectoryPlaces(ctx.database.db), log: { error: (details) => logged.push(details) } });
-    await expect(places.search('vet')).rejects.toMatchObject({ statusCode: 502, errors: [messages.vetSearchUnavailable] });
+    await expect(places.search({ query: 'vet', near: null })).rejects.toMatchObject({ statusCode: 502, errors: [messages.vetSearchUnavailable] });
     await expect(places.details(gateway.id)).rejects.toMatchObject({ statusCode: 502 });
     expect(logged).toHaveLength(2);
   });
@@ -234,7 +289,7 @@ describe('vet search through Google Places', () => {
     );
     fake.failure = 'denied';
     try {
-      await expect(places.search('vet')).rejects.toMatchObject({ statusCode: 502, errors: [messages.vetSearchUnavailable] });
+      await expect(places.search({ query: 'vet', near: null })).rejects.toMatchObject({ statusCode: 502, errors: [messages.vetSearchUnavailable] });
     } finally {
       fake.failure = null;
     }

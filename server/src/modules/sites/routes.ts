@@ -32,7 +32,7 @@ export const siteRoutes: FastifyPluginAsyncZod<{ sites: SiteService }> = async (
   app.get(
     '/site/search',
     { schema: { tags, querystring: siteSearchQuery }, config: { ...signedIn, ...perUser(limits.search) } },
-    async (request) => answer(await sites.search(request.query.query)),
+    async (request) => answer(await sites.search(request.query.query, request.query.next)),
   );
 
   app.get('/site/photo', { schema: { tags, querystring: placePhotoQuery }, config: perIp(limits.photo) }, async (request, reply) => {
