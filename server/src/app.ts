@@ -17,6 +17,7 @@ import type { Mailer } from './adapters/mail/index.js';
 import type { PaymentProvider } from './adapters/payments/index.js';
 import { createLocalPayments } from './adapters/payments/local.js';
 import { createStripePayments } from './adapters/payments/stripe.js';
+import { createGoogleMapTiles } from './adapters/places/googleTiles.js';
 import { createPlaces, type Places } from './adapters/places/index.js';
 import { createDiskStorage, type FileStorage } from './adapters/storage/index.js';
 import type { Config } from './config.js';
@@ -204,7 +205,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(petRoutes, { pets });
       await api.register(contactRoutes, { contacts });
       await api.register(publicRoutes, { publicPages });
-      await api.register(siteRoutes, { sites });
+      await api.register(siteRoutes, { sites, tiles: config.googleMapTiles && createGoogleMapTiles(config.googleMapTiles, app.log) });
       await api.register(paymentRoutes, { payments, localCheckout: provider.name === 'local' });
       await api.register(alertRoutes, { alerts });
       await api.register(adminSiteRoutes, {

@@ -35,6 +35,8 @@ describe('configuration', () => {
     [{ STRIPE_SECRET_KEY: 'sk_live_x' }, /STRIPE_WEBHOOK_SECRET is required/],
     [{ SUPPORT_PHONE: 'call us' }, /^Invalid configuration: SUPPORT_PHONE must be a phone number/],
     [{ PRIVACY_FILE: '/nonexistent/privacy.md' }, /^Invalid configuration: PRIVACY_FILE must name an existing file/],
+    [{ MAP_TILE_URL: 'https://tile.example.org/tiles.png' }, /^Invalid configuration: MAP_TILE_URL must be a tile address with \{z\}, \{x\} and \{y\}/],
+    [{ MAP_TILE_URL: 'tiles/{z}/{x}/{y}.png' }, /^Invalid configuration: MAP_TILE_URL must be a tile address/],
   ])('stops with one line naming the variable for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

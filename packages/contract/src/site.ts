@@ -97,6 +97,17 @@ export const placePhotoQuery = requestObject({
   ref: textField(1000, messages.invalidRequest, messages.invalidRequest).regex(/^places\/[\w-]+\/photos\/[\w-]+$/, { error: messages.invalidRequest }),
 });
 
+const tileNumber = (max: number) =>
+  z.coerce.number({ error: messages.invalidRequest }).int({ error: messages.invalidRequest }).min(0, { error: messages.invalidRequest }).max(max, { error: messages.invalidRequest });
+/** The deepest zoom a road map has tiles for. */
+const MAX_TILE_ZOOM = 22;
+
+/** GET site/map-tile/{z}/{x}/{y}: a map tile (Google's, through the portal): x and y within the zoom's grid. */
+export const mapTileParams = requestObject({ z: tileNumber(MAX_TILE_ZOOM), x: tileNumber(2 ** MAX_TILE_ZOOM - 1), y: tileNumber(2 ** MAX_TILE_ZOOM - 1) }).refine(
+  (tile) => tile.x < 2 ** tile.z && tile.y < 2 ** tile.z,
+  { error: messages.invalidRequest },
+);
+
 /** A place id in the path: POST site/ByGoogleId/{placeId}. */
 export const placeIdParams = requestObject({
   placeId: textField(300, messages.siteCreateFailed).min(1, { error: messages.siteCreateFailed }),
