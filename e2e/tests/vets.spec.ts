@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, ownerWithPet, payThroughApi, test, type Owner } from './fixtures';
 
 /**
@@ -25,6 +25,36 @@ async function searchVets(page: Page, query: string) {
 }
 
 const results = (page: Page) => page.getByRole('list', { name: 'Search results' }).getByRole('article');
+const resultsMap = (page: Page) => page.getByRole('region', { name: 'Map of the results' });
+/** The markers of a map: Leaflet's keyboard-reachable icons, named by their title. */
+const markers = (map: Locator) => map.locator('.leaflet-marker-icon');
+
+/** A transparent 1×1 PNG: every map tile in these tests. */
+const EMPTY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
+/** Addresses outside the portal a test's page asked for (the tiles excepted): none, ever. */
+let outside: string[] = [];
+
+/**
+ * Nothing leaves the machine: the maps' tiles (OpenStreetMap's by default) are answered by an empty
+ * image, and any other outside address is refused and fails the test.
+ */
+test.beforeEach(async ({ page }) => {
+  outside = [];
+  // A pattern, not a function: Playwright matches it without asking the test process about every request.
+  await page.route(
+    /^https?:\/\/(?!localhost[:/])/,
+    (route) => {
+      const url = new URL(route.request().url());
+      if (url.hostname === 'tile.openstreetmap.org' && /^\/\d+\/\d+\/\d+\.png$/.test(url.pathname)) {
+        return route.fulfill({ contentType: 'image/png', body: EMPTY_PNG });
+      }
+      outside.push(url.href);
+      return route.abort();
+    },
+  );
+});
+test.afterEach(() => expect(outside, 'requests to outside addresses').toEqual([]));
 
 /** The owner's links through the API: which vets each pet has. */
 async function vetsOfPet(request: APIRequestContext, owner: Owner, petId: number): Promise<{ id: number; name: string }[]> {
@@ -42,16 +72,22 @@ test.describe('[VETS]', () => {
     const { owner, petId } = await ownerWithActivePet(page, request);
 
     await page.goto('/client');
-    await expect(page.getByRole('region', { name: 'Your Vets' }).getByText('No vets yet')).toBeVisible();
+    // The first page of a test loads the app: seconds on a busy machine.
+    await expect(page.getByRole('region', { name: 'Your Vets' }).getByText('No vets yet')).toBeVisible({ timeout: 30_000 });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Veterinarians' }).click();
     await expect(page).toHaveURL(/\/client\/add-vet$/);
     await expect(page.getByRole('heading', { name: 'Find your vet', exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Search' })).toBeDisabled();
 
-    // A ZIP code gives the nearest practices first, each with its distance.
+    // A ZIP code gives the nearest practices first (20 at most), each with its distance, on a map too.
     await searchVets(page, '63101');
     await expect(page).toHaveURL(/\/client\/add-vet\?query=63101$/);
+    await expect(page.getByRole('status').filter({ hasText: 'nearest' })).toHaveText(/^\d+ nearest vets to Saint Louis, MO 63101$/, { timeout: 30_000 });
     await expect(results(page).first()).toBeVisible();
+    const found = await results(page).count();
+    expect(found).toBeLessThanOrEqual(20);
+    await expect(page.getByRole('status').filter({ hasText: 'nearest' })).toHaveText(`${found} nearest vets to Saint Louis, MO 63101`);
+    await expect(markers(resultsMap(page))).toHaveCount(found);
     const first = results(page).first();
     await expect(first.getByRole('heading')).toHaveText(/^Sample /);
     await expect(first.getByText(/^\d+\.\d miles away$/)).toBeVisible();
@@ -163,7 +199,7 @@ test.describe('[VETS]', () => {
   }) => {
     const { owner } = await ownerWithActivePet(page, request);
     const headers = { authorization: `Bearer ${owner.token}` };
-    const found = (await (await request.get('/api/v2/site/search?query=63101', { headers })).json()).result;
+    const found = (await (await request.get('/api/v2/site/search?query=63101', { headers })).json()).result.results;
     const added = await request.post(`/api/v2/site/ByGoogleId/${found[0].googlePlaceId}`, { headers, data: {} });
     expect(added.status()).toBe(200);
     const site: { id: number; name: string } = (await added.json()).result;
@@ -180,7 +216,7 @@ test.describe('[VETS]', () => {
     await expect(page).toHaveURL(/\/client$/);
 
     await page.goto('/client/add-vet-on-pet');
-    await expect(page.getByText('Choose a vet first')).toBeVisible();
+    await expect(page.getByText('Choose a vet first')).toBeVisible({ timeout: 30_000 });
     await page.getByRole('link', { name: 'Find a vet' }).click();
     await expect(page).toHaveURL(/\/client\/add-vet$/);
 
@@ -188,20 +224,75 @@ test.describe('[VETS]', () => {
     await expect(page.getByRole('alert')).toBeVisible();
   });
 
+  test('results link to their vet page, show more on asking, and say when a real ZIP code has no vet nearby', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    await ownerWithActivePet(page, request);
+    // Manhattan has more than 40 vets within 50 miles.
+    await page.goto('/client/add-vet?query=10001');
+    await expect(results(page)).toHaveCount(20, { timeout: 30_000 });
+    await expect(page.getByRole('status').filter({ hasText: 'nearest' })).toHaveText('20 nearest vets to New York, NY 10001');
+    const map = resultsMap(page);
+    await expect(markers(map)).toHaveCount(20);
+    // The map is OpenStreetMap's, credited; its tiles came from the routed empty image.
+    await expect(map.getByRole('link', { name: 'OpenStreetMap' })).toBeVisible();
+    await expect.poll(() => map.locator('img.leaflet-tile-loaded').count()).toBeGreaterThan(0);
+
+    // Show more: the next nearest, each with a marker, farther than the first 20.
+    const firstMiles = Number.parseFloat((await results(page).nth(19).getByText(/miles away$/).textContent())!);
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await expect(results(page)).not.toHaveCount(20);
+    const shown = await results(page).count();
+    expect(shown).toBeGreaterThan(20);
+    expect(shown).toBeLessThanOrEqual(40);
+    await expect(page.getByRole('status').filter({ hasText: 'nearest' })).toHaveText(`${shown} nearest vets to New York, NY 10001`);
+    await expect(markers(map)).toHaveCount(shown);
+    expect(Number.parseFloat((await results(page).nth(20).getByText(/miles away$/).textContent())!)).toBeGreaterThanOrEqual(firstMiles);
+    await expect(page.getByRole('button', { name: 'Show more' })).toBeVisible({ visible: shown === 40 });
+
+    // A marker names its vet and leads to its page, as its card's name does.
+    const third = results(page).nth(2);
+    const name = (await third.getByRole('heading').textContent())!;
+    // Nearby samples share a point, so a marker may lie under another: the keyboard opens it.
+    await markers(map).nth(2).focus();
+    await markers(map).nth(2).press('Enter');
+    await expect(markers(map).nth(2)).toHaveAttribute('title', `3. ${name}`);
+    await expect(map.locator('.leaflet-popup').getByRole('link', { name })).toHaveAttribute('href', /^\/client\/vet-info\/profile\/\d+$/);
+    await third.getByRole('link', { name, exact: true }).click();
+    await expect(page).toHaveURL(/\/client\/vet-info\/profile\/\d+$/);
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible({ timeout: 30_000 });
+    const vetMap = page.getByRole('region', { name: `Map of ${name}` });
+    await expect(markers(vetMap)).toHaveCount(1);
+    await expect(markers(vetMap)).toHaveAttribute('title', name);
+    await page.goBack();
+    await expect(results(page).first()).toBeVisible();
+    await results(page).first().getByRole('link', { name: /^Details of / }).click();
+    await expect(page).toHaveURL(/\/client\/vet-info\/profile\/\d+$/);
+
+    // Key West lies more than 50 miles from any vet of the directory: a ZIP code that exists, with no vet near.
+    await page.goto('/client/add-vet');
+    await searchVets(page, '33040');
+    await expect(page.getByText('No vets found within 50 miles of Key West, FL 33040')).toBeVisible();
+    await expect(resultsMap(page)).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath('vet-search-none-near.png'), fullPage: true });
+    // A ZIP code that does not exist is a mistyped one.
+    await searchVets(page, '00000');
+    await expect(page.getByRole('alert')).toHaveText('We could not find this ZIP code. Please check it.');
+  });
+
   test('the vet screens fit a laptop and a phone', async ({ page, request }) => {
     // Twelve page loads.
     test.setTimeout(180_000);
     const { owner, petId } = await ownerWithActivePet(page, request);
     const headers = { authorization: `Bearer ${owner.token}` };
-    const found = (await (await request.get('/api/v2/site/search?query=63101', { headers })).json()).result;
+    const found = (await (await request.get('/api/v2/site/search?query=63101', { headers })).json()).result.results;
     const site = (await (await request.post(`/api/v2/site/ByGoogleId/${found[0].googlePlaceId}`, { headers, data: {} })).json()).result;
     const linked = await request.post('/api/v2/site/add-site-to-pets', { headers, data: { siteId: site.id, petIds: [petId] } });
     expect(linked.status()).toBe(200);
 
     const screens = [
-      { name: 'search', path: '/client/add-vet?query=63101', ready: (p: Page) => results(p).first() },
+      { name: 'search', path: '/client/add-vet?query=63101', ready: (p: Page) => markers(resultsMap(p)).first() },
       { name: 'assign', path: `/client/add-vet-on-pet/${site.id}`, ready: (p: Page) => p.getByRole('checkbox', { name: 'Pebble' }) },
-      { name: 'profile', path: `/client/vet-info/profile/${site.id}`, ready: (p: Page) => p.getByRole('link', { name: 'Open in map' }) },
+      { name: 'profile', path: `/client/vet-info/profile/${site.id}`, ready: (p: Page) => markers(p.getByRole('region', { name: `Map of ${site.name}` })) },
       { name: 'profile-plain', path: `/client/vet-detail/${site.id}`, ready: (p: Page) => p.getByRole('link', { name: 'Open in map' }) },
       { name: 'dashboard', path: '/client', ready: (p: Page) => p.getByRole('list', { name: 'Vets' }).getByRole('link') },
       { name: 'pet', path: `/client/pet/update/${petId}`, ready: (p: Page) => p.getByRole('button', { name: `Remove ${site.name}` }) },

@@ -17,6 +17,7 @@ import type { Mailer } from './adapters/mail/index.js';
 import type { PaymentProvider } from './adapters/payments/index.js';
 import { createLocalPayments } from './adapters/payments/local.js';
 import { createStripePayments } from './adapters/payments/stripe.js';
+import { createGoogleMapTiles } from './adapters/places/googleTiles.js';
 import { createPlaces, type Places } from './adapters/places/index.js';
 import { createDiskStorage, type FileStorage } from './adapters/storage/index.js';
 import type { Config } from './config.js';
@@ -83,6 +84,12 @@ export interface AppDependencies {
   webRoot?: string;
 }
 
+/** The host the maps' tiles come from, as a CSP source ({s}, a tile server's letter, as a wildcard); none for the portal's own. */
+function tileOrigin(template: string): string[] {
+  if (template.startsWith('/')) return [];
+  return [new URL(template.replaceAll('{s}', 'tile-server-letter')).origin.replace('tile-server-letter', '*')];
+}
+
 /** Pretty lines through pino-pretty (in a worker thread) for a terminal, plain JSON otherwise. */
 export function loggerOptions(config: Pick<Config, 'logLevel' | 'logFormat'>) {
   if (config.logFormat === 'json' || config.logLevel === 'silent') return { level: config.logLevel };
@@ -129,7 +136,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         'style-src': ["'self'", "'unsafe-inline'"],
         'script-src': ["'self'", 'https://accounts.google.com', 'https://connect.facebook.net'],
         'frame-src': ["'self'", 'https://accounts.google.com', 'https://www.facebook.com'],
-        'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+        // The maps' tiles may come from a tile server of the operator's without TLS.
+        'img-src': ["'self'", 'data:', 'blob:', 'https:', ...tileOrigin(config.mapTiles.url)],
         'connect-src': ["'self'", 'https://accounts.google.com', 'https://graph.facebook.com'],
         // TLS is the reverse proxy's business; an http-only install must still load its own assets.
         'upgrade-insecure-requests': null,
@@ -203,7 +211,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(petRoutes, { pets });
       await api.register(contactRoutes, { contacts });
       await api.register(publicRoutes, { publicPages });
-      await api.register(siteRoutes, { sites });
+      await api.register(siteRoutes, { sites, tiles: config.googleMapTiles && createGoogleMapTiles(config.googleMapTiles, app.log) });
       await api.register(paymentRoutes, { payments, localCheckout: provider.name === 'local' });
       await api.register(alertRoutes, { alerts });
       await api.register(adminSiteRoutes, {

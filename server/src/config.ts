@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { normalisePhone, support } from '@petreg/contract';
+import { API_BASE, normalisePhone, support } from '@petreg/contract';
 import { z } from 'zod';
 
 const optionalString = z
@@ -47,6 +47,17 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/** OpenStreetMap's own tiles, with the credit its tile usage policy asks for. */
+const osmTiles = {
+  url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+};
+
+/** Google's road map through the portal (GET site/map-tile/{z}/{x}/{y}), which holds the key. */
+const googleTiles = { url: `${API_BASE}/site/map-tile/{z}/{x}/{y}`, attribution: 'Map data &copy; Google' };
+
+const isTileTemplate = (v: string) => ['{z}', '{x}', '{y}'].every((part) => v.includes(part)) && z.url().safeParse(v.replaceAll(/[{}]/g, '')).success;
+
 /** Every environment variable the server reads, with its embedded default. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -86,6 +97,13 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: optionalString,
   GOOGLE_MAPS_API_KEY: optionalString,
   GOOGLE_PLACES_URL: z.url().default('https://places.googleapis.com'),
+  // The maps on the vet screens: a tile address with {z}, {x} and {y} (and optionally {s}), and the credit its provider asks for.
+  MAP_TILE_URL: optionalString.refine(
+    (v) => v === undefined || isTileTemplate(v),
+    'must be a tile address with {z}, {x} and {y}',
+  ),
+  MAP_TILE_ATTRIBUTION: optionalString,
+  GOOGLE_TILES_URL: z.url().default('https://tile.googleapis.com'),
   SAMPLE_SITES: z.enum(['true', 'false']).optional(),
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: optionalUrl,
@@ -119,6 +137,13 @@ export interface Config {
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
   /** Vet search through Google Places (API New) when a key is set; otherwise the directory of sites. */
   googlePlaces: { apiKey: string; url: string } | null;
+  /**
+   * The tiles of the vet screens' maps (a Leaflet URL template) and their credit (HTML, the
+   * operator's): MAP_TILE_URL's, else Google's road map when a maps key is set, else OpenStreetMap's.
+   */
+  mapTiles: { url: string; attribution: string };
+  /** Google's Map Tiles API, which the portal asks for the tiles of its maps; null when the tiles come from elsewhere. */
+  googleMapTiles: { apiKey: string; url: string } | null;
   /** Whether a sample directory of sites is seeded (once) so vet search and alerts work with no setup. */
   sampleSites: boolean;
   /** Support line, company address, and the company's home page and blog (null: no blog link). */
@@ -135,6 +160,11 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+function mapTilesOf(e: z.output<typeof envSchema>): Config['mapTiles'] {
+  const tiles = e.MAP_TILE_URL ? { url: e.MAP_TILE_URL, attribution: '' } : e.GOOGLE_MAPS_API_KEY ? googleTiles : osmTiles;
+  return { url: tiles.url, attribution: e.MAP_TILE_ATTRIBUTION ?? (tiles.url === osmTiles.url ? osmTiles.attribution : tiles.attribution) };
+}
 
 /** Parses the environment once; a bad value throws one line naming the variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -167,6 +197,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL }
       : null,
     googlePlaces: e.GOOGLE_MAPS_API_KEY ? { apiKey: e.GOOGLE_MAPS_API_KEY, url: e.GOOGLE_PLACES_URL.replace(/\/$/, '') } : null,
+    mapTiles: mapTilesOf(e),
+    googleMapTiles: e.GOOGLE_MAPS_API_KEY && !e.MAP_TILE_URL ? { apiKey: e.GOOGLE_MAPS_API_KEY, url: e.GOOGLE_TILES_URL.replace(/\/$/, '') } : null,
     // On by default on the embedded database only: a server is someone's real directory.
     sampleSites: e.SAMPLE_SITES ? e.SAMPLE_SITES === 'true' : !e.DATABASE_URL,
     support: {

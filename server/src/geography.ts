@@ -5,6 +5,19 @@ import type { Database } from './db/client.js';
 import { sites, zipCodes } from './db/schema.js';
 
 const METERS_PER_MILE = 1609.344;
+/** The radius of earthdistance's sphere (earth()), so both ways of measuring agree. */
+const EARTH_RADIUS_METERS = 6_378_168;
+
+type Point = { latitude: number; longitude: number };
+
+/** Miles along the great circle between two points (haversine), as greatCircleMeters measures them in SQL. */
+export function milesBetween(from: Point, to: Point): number {
+  const radians = (degrees: number) => (degrees * Math.PI) / 180;
+  const haversine =
+    Math.sin(radians(to.latitude - from.latitude) / 2) ** 2 +
+    Math.cos(radians(from.latitude)) * Math.cos(radians(to.latitude)) * Math.sin(radians(to.longitude - from.longitude) / 2) ** 2;
+  return (2 * EARTH_RADIUS_METERS * Math.asin(Math.min(1, Math.sqrt(haversine)))) / METERS_PER_MILE;
+}
 
 /** A US ZIP code with its place name and centre; null when the ZIP table does not hold it. */
 export async function findZip(db: Database, zip: string): Promise<ZipPlace | null> {
@@ -97,10 +110,15 @@ export function sitesWithin(centre: { latitude: number; longitude: number }, mil
 }
 
 /**
- * The nearest `limit` active sites within `miles` of the origin, nearest first; none when the origin
- * is an unknown ZIP (see sitesWithin).
+ * The nearest `limit` active sites within `miles` of the origin (after skipping the `offset`
+ * nearest), nearest first; none when the origin is an unknown ZIP (see sitesWithin).
  */
-export async function sitesNear(db: Database, origin: Origin, miles: number, filter: SiteFilter & { limit: number }): Promise<SiteNear[]> {
+export async function sitesNear(
+  db: Database,
+  origin: Origin,
+  miles: number,
+  filter: SiteFilter & { limit: number; offset?: number },
+): Promise<SiteNear[]> {
   const centre = 'zip' in origin ? await findZip(db, origin.zip) : origin;
   if (!centre) return [];
   const { where, distance } = sitesWithin(centre, miles, filter);
@@ -109,6 +127,7 @@ export async function sitesNear(db: Database, origin: Origin, miles: number, fil
     .from(sites)
     .where(where)
     .orderBy(distance, sites.id)
-    .limit(filter.limit);
+    .limit(filter.limit)
+    .offset(filter.offset ?? 0);
   return rows.map(({ meters, ...site }) => ({ ...site, miles: meters / METERS_PER_MILE }));
 }

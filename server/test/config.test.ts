@@ -38,6 +38,8 @@ describe('configuration', () => {
     [{ TRUST_PROXY: 'true' }, /^Invalid configuration: TRUST_PROXY must be a hop count \(1 behind one load balancer\) or the proxies' addresses/],
     [{ TRUST_PROXY: '10.0.0.0/33' }, /^Invalid configuration: TRUST_PROXY must be a hop count/],
     [{ TRUST_PROXY: '10.0.0.1, lb.internal' }, /^Invalid configuration: TRUST_PROXY must be a hop count/],
+    [{ MAP_TILE_URL: 'https://tile.example.org/tiles.png' }, /^Invalid configuration: MAP_TILE_URL must be a tile address with \{z\}, \{x\} and \{y\}/],
+    [{ MAP_TILE_URL: 'tiles/{z}/{x}/{y}.png' }, /^Invalid configuration: MAP_TILE_URL must be a tile address/],
   ])('stops with one line naming the variable for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { directoryPlaceId, messages, type Site, type SiteSearchResult, type SiteWithDetail } from '@petreg/contract';
+import { directoryPlaceId, messages, type PublicSettings, type Site, type SiteSearchPage, type SiteWithDetail } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDirectoryPlaces } from '../src/adapters/places/directory.js';
@@ -70,6 +70,15 @@ const ridge = {
   ],
   types: ['veterinary_care'],
 };
+/** A vet about 240 miles from St. Louis (Kansas City): found on the second page, beyond a ZIP search's 50 miles. */
+const farAway = {
+  id: 'ChIJfaraway0000000000003',
+  displayName: { text: 'Plaza Pet Clinic' },
+  formattedAddress: '1 Plaza Dr, Kansas City, MO 64111, USA',
+  location: { latitude: 39.0417, longitude: -94.5919 },
+  types: ['veterinary_care'],
+};
+const SECOND_PAGE = 'AeJbb3cSecondPageToken';
 const knownPlaces = new Map([gateway, ridge].map((place) => [place.id, place]));
 
 interface Seen {
@@ -83,7 +92,29 @@ const fake = {
   seen: [] as Seen[],
   /** What the next calls answer instead of the places: Google's documented failures. */
   failure: null as null | 'denied' | 'badKey' | 'broken',
+  /** Map Tiles sessions handed out, newest last; tiles are served to the newest only. */
+  sessions: [] as string[],
 };
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+
+/** Google's Map Tiles API: sessions (two weeks long), and road-map tiles up to zoom 3 for the newest session. */
+function tilesAnswer(seen: Seen): [number, string, Buffer | string] | null {
+  const json = (status: number, body: unknown): [number, string, string] => [status, 'application/json; charset=UTF-8', JSON.stringify(body)];
+  if (seen.method === 'POST' && seen.path === '/v1/createSession') {
+    if (fake.failure === 'broken') return json(500, googleError(500, 'INTERNAL', 'Internal error encountered.'));
+    const session = `session-${fake.sessions.length + 1}`;
+    fake.sessions.push(session);
+    return json(200, { session, expiry: String(Math.floor(Date.now() / 1000) + 14 * 86400), tileWidth: 256, tileHeight: 256, imageFormat: 'png' });
+  }
+  const tile = /^\/v1\/2dtiles\/(\d+)\/(\d+)\/(\d+)$/.exec(seen.path);
+  if (seen.method !== 'GET' || !tile) return null;
+  if (fake.failure === 'broken') return json(500, googleError(500, 'INTERNAL', 'Internal error encountered.'));
+  if (seen.query.get('key') !== API_KEY || seen.query.get('session') !== fake.sessions.at(-1)) {
+    return json(400, googleError(400, 'INVALID_ARGUMENT', 'The session token is invalid.'));
+  }
+  if (Number(tile[1]) > 3) return json(404, googleError(404, 'NOT_FOUND', 'Tile not found.'));
+  return [200, 'image/png', PNG];
+}
 
 const googleError = (code: number, status: string, message: string, reason?: string) => ({
   error: { code, message, status, ...(reason ? { details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'googleapis.com' }] } : {}) },
@@ -100,7 +131,11 @@ function googleAnswer(seen: Seen, port: number): [number, unknown] {
   if (seen.method === 'POST' && seen.path === '/v1/places:searchText') {
     const fields = mask.filter((f) => f.startsWith('places.')).map((f) => f.slice('places.'.length));
     const nameless = { id: 'ChIJnameless', formattedAddress: 'Somewhere' };
-    return [200, { places: [gateway, nameless, ridge].map((place) => masked(place, fields)) }];
+    // Two pages: the second is asked for with the first's token; a token Google never gave is refused.
+    const pageToken = (seen.body as { pageToken?: string }).pageToken;
+    if (pageToken === undefined) return [200, { places: [gateway, nameless, ridge].map((place) => masked(place, fields)), nextPageToken: SECOND_PAGE }];
+    if (pageToken === SECOND_PAGE) return [200, { places: [masked(farAway, fields)] }];
+    return [400, googleError(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.')];
   }
   const media = /^\/v1\/(places\/[\w-]+\/photos\/[\w-]+)\/media$/.exec(seen.path);
   if (seen.method === 'GET' && media) {
@@ -128,6 +163,11 @@ beforeAll(async () => {
       const url = new URL(req.url!, 'http://localhost');
       const seen = { method: req.method!, path: url.pathname, query: url.searchParams, headers: req.headers, body: raw ? JSON.parse(raw) : null };
       fake.seen.push(seen);
+      const tile = tilesAnswer(seen);
+      if (tile) {
+        res.writeHead(tile[0], { 'content-type': tile[1] }).end(tile[2]);
+        return;
+      }
       if (url.pathname === '/photo-bytes/gateway1') {
         res.writeHead(200, { 'content-type': 'image/jpeg' }).end(JPEG);
         return;
@@ -138,7 +178,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   googleUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  ctx = await createTestApp({ env: { GOOGLE_MAPS_API_KEY: API_KEY, GOOGLE_PLACES_URL: googleUrl } });
+  ctx = await createTestApp({ env: { GOOGLE_MAPS_API_KEY: API_KEY, GOOGLE_PLACES_URL: googleUrl, GOOGLE_TILES_URL: googleUrl } });
 });
 
 afterAll(async () => {
@@ -155,7 +195,7 @@ async function owner() {
 describe('vet search through Google Places', () => {
   it('asks Text Search for veterinary care with the key and a field mask, and maps its places', async () => {
     fake.failure = null;
-    const { status, body } = await call<SiteSearchResult[]>(ctx.app, 'GET', `site/search?query=${encodeURIComponent('vet near 63101')}`, { token: await owner() });
+    const { status, body } = await call<SiteSearchPage>(ctx.app, 'GET', `site/search?query=${encodeURIComponent('vet near 63101')}`, { token: await owner() });
     expect(status).toBe(200);
 
     const asked = lastSeen('/v1/places:searchText');
@@ -163,12 +203,17 @@ describe('vet search through Google Places', () => {
     expect(asked.headers['x-goog-api-key']).toBe(API_KEY);
     expect(asked.headers['content-type']).toBe('application/json');
     expect(String(asked.headers['x-goog-fieldmask']).split(',').sort()).toEqual(
-      ['id', 'displayName', 'formattedAddress', 'addressComponents', 'nationalPhoneNumber', 'rating', 'userRatingCount', 'websiteUri', 'photos'].map((f) => `places.${f}`).sort(),
+      [
+        ...['id', 'displayName', 'formattedAddress', 'addressComponents', 'nationalPhoneNumber', 'rating', 'userRatingCount', 'websiteUri', 'photos', 'location'].map((f) => `places.${f}`),
+        'nextPageToken',
+      ].sort(),
     );
     expect(asked.body).toEqual({ textQuery: 'vet near 63101', includedType: 'veterinary_care', strictTypeFiltering: true, pageSize: 20 });
 
     // The nameless place is left out; the photo goes through the portal.
-    expect(body.result).toEqual([
+    expect(body.result!.next).toBe(SECOND_PAGE);
+    expect(body.result!.near).toBeNull();
+    expect(body.result!.results).toEqual([
       {
         googlePlaceId: gateway.id,
         name: 'Gateway Animal Hospital',
@@ -181,6 +226,8 @@ describe('vet search through Google Places', () => {
         reviewsCount: 213,
         url: 'https://gatewayanimal.example.com/',
         imageUrl: `/api/v2/site/photo?ref=${encodeURIComponent(PHOTO)}`,
+        latitude: 38.6312,
+        longitude: -90.1925,
       },
       {
         googlePlaceId: ridge.id,
@@ -194,9 +241,44 @@ describe('vet search through Google Places', () => {
         reviewsCount: null,
         url: null,
         imageUrl: null,
+        latitude: null,
+        longitude: null,
       },
     ]);
     expect(JSON.stringify(body)).not.toContain(API_KEY);
+  });
+
+  it("shows more with Google's page token, and refuses a token Google never gave", async () => {
+    fake.failure = null;
+    const token = await owner();
+    const more = await call<SiteSearchPage>(ctx.app, 'GET', `site/search?query=vet&next=${SECOND_PAGE}`, { token });
+    expect(more.status).toBe(200);
+    expect(lastSeen('/v1/places:searchText').body).toMatchObject({ textQuery: 'vet', pageToken: SECOND_PAGE });
+    expect(more.body.result).toEqual({ results: [expect.objectContaining({ googlePlaceId: farAway.id, name: 'Plaza Pet Clinic' })], next: null, near: null });
+
+    const forged = await call(ctx.app, 'GET', 'site/search?query=vet&next=forged', { token });
+    expect(forged.status).toBe(400);
+    expect(forged.body.errors).toEqual([messages.invalidRequest]);
+  });
+
+  it('by a ZIP code asks for the nearest places around its centre and keeps those within 50 miles, with their distance', async () => {
+    fake.failure = null;
+    const token = await owner();
+    const { status, body } = await call<SiteSearchPage>(ctx.app, 'GET', 'site/search?query=63101', { token });
+    expect(status).toBe(200);
+    const asked = lastSeen('/v1/places:searchText').body as Record<string, unknown>;
+    expect(asked).toMatchObject({
+      textQuery: '63101',
+      rankPreference: 'DISTANCE',
+      locationBias: { circle: { center: { latitude: expect.closeTo(38.63, 1), longitude: expect.closeTo(-90.19, 1) }, radius: 50_000 } },
+    });
+    // Ridge has no coordinates: no distance to show, so not among the nearest.
+    expect(body.result!.results).toEqual([expect.objectContaining({ googlePlaceId: gateway.id, distanceMiles: expect.any(Number) })]);
+    expect(body.result!.results[0]!.distanceMiles!).toBeLessThan(2);
+    expect(body.result!.near).toMatchObject({ zip: '63101', place: 'Saint Louis, MO 63101', radiusMiles: 50 });
+    // Kansas City lies beyond 50 miles.
+    const second = await call<SiteSearchPage>(ctx.app, 'GET', `site/search?query=63101&next=${SECOND_PAGE}`, { token });
+    expect(second.body.result).toMatchObject({ results: [], next: null });
   });
 
   it.each([
@@ -221,7 +303,7 @@ describe('vet search through Google Places', () => {
     await new Promise((resolve) => closed.close(resolve));
     const logged: object[] = [];
     const places = createGooglePlaces({ apiKey: API_KEY, url }, { directory: createDirectoryPlaces(ctx.database.db), log: { error: (details) => logged.push(details) } });
-    await expect(places.search('vet')).rejects.toMatchObject({ statusCode: 502, errors: [messages.vetSearchUnavailable] });
+    await expect(places.search({ query: 'vet', near: null })).rejects.toMatchObject({ statusCode: 502, errors: [messages.vetSearchUnavailable] });
     await expect(places.details(gateway.id)).rejects.toMatchObject({ statusCode: 502 });
     expect(logged).toHaveLength(2);
   });
@@ -234,7 +316,7 @@ describe('vet search through Google Places', () => {
     );
     fake.failure = 'denied';
     try {
-      await expect(places.search('vet')).rejects.toMatchObject({ statusCode: 502, errors: [messages.vetSearchUnavailable] });
+      await expect(places.search({ query: 'vet', near: null })).rejects.toMatchObject({ statusCode: 502, errors: [messages.vetSearchUnavailable] });
     } finally {
       fake.failure = null;
     }
@@ -370,6 +452,59 @@ describe('GET site/photo through Google', () => {
       const failing = await ctx.app.inject({ method: 'GET', url: `/api/v2/site/photo?ref=${encodeURIComponent(PHOTO)}` });
       expect(failing.statusCode).toBe(502);
       expect(failing.json().errors).toEqual([messages.vetSearchUnavailable]);
+    } finally {
+      fake.failure = null;
+    }
+  });
+});
+
+describe("the maps' tiles through Google", () => {
+  const tile = (path: string) => ctx.app.inject({ method: 'GET', url: `/api/v2/site/map-tile/${path}` });
+
+  it("points the maps at the portal's own tile address, credited to Google", async () => {
+    const { body } = await call<PublicSettings>(ctx.app, 'GET', 'utilities/settings');
+    expect(body.result!.mapTiles).toEqual({ url: '/api/v2/site/map-tile/{z}/{x}/{y}', attribution: 'Map data &copy; Google' });
+  });
+
+  it('serves road-map tiles with one session for many, to anyone, and lets the browser keep them; the key never leaves', async () => {
+    fake.failure = null;
+    const sessionsBefore = fake.seen.filter((s) => s.path === '/v1/createSession').length;
+    for (const path of ['2/1/3', '3/7/0']) {
+      const answer = await tile(path);
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['content-type']).toBe('image/png');
+      expect(answer.headers['cache-control']).toBe('public, max-age=86400');
+      expect(answer.rawPayload).toEqual(PNG);
+    }
+    const created = fake.seen.filter((s) => s.path === '/v1/createSession');
+    expect(created.length - sessionsBefore).toBeLessThanOrEqual(1);
+    expect(created.at(-1)!.query.get('key')).toBe(API_KEY);
+    expect(created.at(-1)!.body).toEqual({ mapType: 'roadmap', language: 'en-US', region: 'US' });
+    expect(lastSeen('/v1/2dtiles/3/7/0').query.get('session')).toBe(fake.sessions.at(-1));
+  });
+
+  it('asks for a new session when Google refuses the one it kept', async () => {
+    fake.failure = null;
+    expect((await tile('1/0/0')).statusCode).toBe(200);
+    // Google ends the session early: the next tile is refused once, then served under a new session.
+    fake.sessions.push('session-elsewhere');
+    const answer = await tile('1/1/1');
+    expect(answer.statusCode).toBe(200);
+    expect(fake.sessions.at(-1)).not.toBe('session-elsewhere');
+    expect(lastSeen('/v1/2dtiles/1/1/1').query.get('session')).toBe(fake.sessions.at(-1));
+  });
+
+  it('answers 404 where Google has no tile, 400 for a tile outside the zoom\'s grid, 502 when Google fails', async () => {
+    fake.failure = null;
+    expect((await tile('5/0/0')).statusCode).toBe(404);
+    for (const path of ['2/4/0', '2/0/4', '23/0/0', '-1/0/0', 'a/0/0', '1/0.5/0']) {
+      const answer = await tile(path);
+      expect(answer.statusCode, path).toBe(400);
+      expect(answer.json().errors).toEqual([messages.invalidRequest]);
+    }
+    fake.failure = 'broken';
+    try {
+      expect((await tile('1/0/1')).statusCode).toBe(502);
     } finally {
       fake.failure = null;
     }

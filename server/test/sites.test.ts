@@ -8,7 +8,7 @@ import {
   type AuthResult,
   type Site,
   type SitePetLink,
-  type SiteSearchResult,
+  type SiteSearchPage,
   type SiteWithDetail,
 } from '@petreg/contract';
 import { and, eq, sql, TransactionRollbackError } from 'drizzle-orm';
@@ -45,8 +45,8 @@ async function activePet(token: string) {
   return pet;
 }
 
-const search = (token: string | undefined, query: string, ip?: string) =>
-  call<SiteSearchResult[]>(ctx.app, 'GET', `site/search?query=${encodeURIComponent(query)}`, { token, ip });
+const search = (token: string | undefined, query: string, ip?: string, next?: string) =>
+  call<SiteSearchPage>(ctx.app, 'GET', `site/search?${new URLSearchParams({ query, ...(next && { next }) })}`, { token, ip });
 
 const liveLinks = (siteId: number) =>
   ctx.database.db.select().from(sitePets).where(and(eq(sitePets.siteId, siteId), sql`${sitePets.deletedAt} is null`));
@@ -96,41 +96,82 @@ describe('GET site/search', () => {
 
     const { status, body } = await search(owner.token, '63101');
     expect(status).toBe(200);
-    expect(body.result).toEqual([
-      {
-        googlePlaceId: directoryPlaceId(near.id),
-        name: 'Riverfront Vet',
-        address1: null,
-        city: null,
-        state: null,
-        zip: '63101',
-        phoneNumber: null,
-        rating: null,
-        reviewsCount: null,
-        url: null,
-        imageUrl: null,
-        distanceMiles: 0.4,
-      },
-      expect.objectContaining({ googlePlaceId: directoryPlaceId(emergency.id), distanceMiles: 12.3 }),
-      expect.objectContaining({ googlePlaceId: 'ChIJedge', name: edge.name, distanceMiles: 49.8 }),
-    ]);
+    expect(body.result).toEqual({
+      results: [
+        {
+          googlePlaceId: directoryPlaceId(near.id),
+          name: 'Riverfront Vet',
+          address1: null,
+          city: null,
+          state: null,
+          zip: '63101',
+          phoneNumber: null,
+          rating: null,
+          reviewsCount: null,
+          url: null,
+          imageUrl: null,
+          latitude: near.latitude,
+          longitude: near.longitude,
+          distanceMiles: 0.4,
+        },
+        expect.objectContaining({ googlePlaceId: directoryPlaceId(emergency.id), distanceMiles: 12.3 }),
+        expect.objectContaining({ googlePlaceId: 'ChIJedge', name: edge.name, distanceMiles: 49.8 }),
+      ],
+      next: null,
+      // Where the search looked: the map centres there, and an empty answer names it.
+      near: { zip: '63101', city: 'Saint Louis', state: 'MO', latitude: centre.latitude, longitude: centre.longitude, place: 'Saint Louis, MO 63101', radiusMiles: 50 },
+    });
   });
 
-  it(`by ZIP code answers at most ${vetSearch.maxResults}, the nearest`, async () => {
+  it(`by ZIP code answers the ${vetSearch.maxResults} nearest, then the next ones when asked`, async () => {
     const { db } = ctx.database;
     await db.delete(sitePets);
     await db.delete(sites);
     const centre = codes['10001']!;
     for (let i = 0; i < vetSearch.maxResults + 5; i++) await addSite({ name: `Midtown Vet ${i}`, ...pointAt(centre, 1 + i, 45) });
     const { token } = await signUpOwner(ctx.app);
-    const { body } = await search(token, '10001');
-    expect(body.result!.map((r) => r.name)).toEqual(Array.from({ length: vetSearch.maxResults }, (_, i) => `Midtown Vet ${i}`));
+    const first = (await search(token, '10001')).body.result!;
+    expect(first.results.map((r) => r.name)).toEqual(Array.from({ length: vetSearch.maxResults }, (_, i) => `Midtown Vet ${i}`));
+    expect(first.next).toBe(String(vetSearch.maxResults));
+    const more = await search(token, '10001', undefined, first.next!);
+    expect(more.status).toBe(200);
+    expect(more.body.result!.results.map((r) => r.name)).toEqual([0, 1, 2, 3, 4].map((i) => `Midtown Vet ${vetSearch.maxResults + i}`));
+    expect(more.body.result!.next).toBeNull();
+    expect(more.body.result!.near!.place).toBe('New York, NY 10001');
   });
 
-  it('by a ZIP code with no site within 50 miles finds none', async () => {
+  it('by a ZIP code with no vet within 50 miles finds none, and names the place it searched around', async () => {
     const { token } = await signUpOwner(ctx.app);
     await addSite({ name: 'Honolulu Vet', ...pointAt(codes['96813']!, 60, 0) });
-    expect((await search(token, '96813')).body.result).toEqual([]);
+    const { status, body } = await search(token, '96813');
+    expect(status).toBe(200);
+    expect(body.result).toMatchObject({ results: [], next: null, near: { place: 'Honolulu, HI 96813', radiusMiles: 50 } });
+  });
+
+  it.each(['00000', '99999'])('answers 400 "We could not find this ZIP code" for %s, a ZIP code that does not exist', async (zip) => {
+    const { token } = await signUpOwner(ctx.app);
+    const { status, body } = await search(token, zip);
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([messages.zipUnknown]);
+  });
+
+  it('by name shows more in pages too, best first, and refuses a position it never gave', async () => {
+    const word = uniqueWord();
+    for (let i = 0; i < vetSearch.maxResults + 3; i++) await addSite({ name: `${word} Clinic ${String(i).padStart(2, '0')}` });
+    const { token } = await signUpOwner(ctx.app);
+    const first = (await search(token, word)).body.result!;
+    expect(first.results).toHaveLength(vetSearch.maxResults);
+    expect(first.near).toBeNull();
+    const more = (await search(token, word, undefined, first.next!)).body.result!;
+    expect(more.results).toHaveLength(3);
+    expect(more.next).toBeNull();
+    const names = [...first.results, ...more.results].map((r) => r.name);
+    expect(new Set(names).size).toBe(vetSearch.maxResults + 3);
+    for (const next of ['abc', '0', '-20', '1001', '20.5', 'x'.repeat(1001)]) {
+      const { status, body } = await search(token, word, undefined, next);
+      expect(status, next).toBe(400);
+      expect(body.errors).toEqual([messages.invalidRequest]);
+    }
   });
 
   it('by name or address matches every word by similarity, typos included, best first', async () => {
@@ -139,7 +180,7 @@ describe('GET site/search', () => {
     const other = await addSite({ name: `${word} Animal Clinic`, address1: '55 Olive Blvd', city: 'Saint Louis', state: 'MO' });
     const { token } = await signUpOwner(ctx.app);
 
-    const byName = (await search(token, word)).body.result!;
+    const byName = (await search(token, word)).body.result!.results;
     expect(byName.map((r) => r.googlePlaceId).sort()).toEqual([directoryPlaceId(banfield.id), directoryPlaceId(other.id)].sort());
     expect(byName.find((r) => r.name === banfield.name)).toEqual({
       googlePlaceId: directoryPlaceId(banfield.id),
@@ -153,14 +194,16 @@ describe('GET site/search', () => {
       reviewsCount: 87,
       url: 'https://vet.example.org',
       imageUrl: null,
+      latitude: null,
+      longitude: null,
     });
     expect(byName[0]).not.toHaveProperty('distanceMiles');
     // Words across the name, the street and the city; a missing letter still matches.
-    expect((await search(token, `${word} main st springfield`)).body.result!.map((r) => r.name)).toEqual([banfield.name]);
-    expect((await search(token, `${word} olive`)).body.result!.map((r) => r.name)).toEqual([other.name]);
-    expect((await search(token, `${word} animl clinc`)).body.result!.map((r) => r.name)).toEqual([other.name]);
-    expect((await search(token, `${word} hospital`)).body.result![0]!.name).toBe(banfield.name);
-    expect((await search(token, `${word} quuxfrob`)).body.result).toEqual([]);
+    expect((await search(token, `${word} main st springfield`)).body.result!.results.map((r) => r.name)).toEqual([banfield.name]);
+    expect((await search(token, `${word} olive`)).body.result!.results.map((r) => r.name)).toEqual([other.name]);
+    expect((await search(token, `${word} animl clinc`)).body.result!.results.map((r) => r.name)).toEqual([other.name]);
+    expect((await search(token, `${word} hospital`)).body.result!.results[0]!.name).toBe(banfield.name);
+    expect((await search(token, `${word} quuxfrob`)).body.result).toEqual({ results: [], next: null, near: null });
   });
 
   it("never shows an owner's own entry, a site taken out of the directory, or a place that is no vet", async () => {
@@ -172,13 +215,8 @@ describe('GET site/search', () => {
     const shown = await addSite({ name: `${word} Sample Vet`, source: 'sample' });
     const stranger = await signUpOwner(ctx.app);
     for (const token of [creator.token, stranger.token]) {
-      expect((await search(token, word)).body.result!.map((r) => r.name)).toEqual([shown.name]);
+      expect((await search(token, word)).body.result!.results.map((r) => r.name)).toEqual([shown.name]);
     }
-  });
-
-  it('by an unknown ZIP code matches by similarity like any text', async () => {
-    const { token } = await signUpOwner(ctx.app);
-    expect((await search(token, '00000')).body.result).toEqual([]);
   });
 
   it("serves name search from the sites' trigram index", async () => {
@@ -245,7 +283,7 @@ describe('the sample directory of an embedded start', () => {
 
   it('is found by vet search: the nearest samples first, never a shelter', async () => {
     const { token } = await signUpOwner(embedded.app);
-    const results = (await call<SiteSearchResult[]>(embedded.app, 'GET', 'site/search?query=63101', { token })).body.result!;
+    const { results } = (await call<SiteSearchPage>(embedded.app, 'GET', 'site/search?query=63101', { token })).body.result!;
     expect(results[0]).toMatchObject({ name: 'Sample Veterinary Clinic – Saint Louis, MO 63101', zip: '63101', distanceMiles: 0 });
     expect(results.every((r) => r.name.startsWith('Sample ') && !r.name.includes('Shelter'))).toBe(true);
     expect(results.map((r) => r.distanceMiles)).toEqual([...results.map((r) => r.distanceMiles)].sort((a, b) => a! - b!));
@@ -258,7 +296,7 @@ describe('the sample directory of an embedded start', () => {
     expect(await seedSampleSites(db)).toBe(0);
     expect(await db.$count(sites, and(eq(sites.source, 'sample'), eq(sites.isActive, true)))).toBe(0);
     const { token } = await signUpOwner(embedded.app);
-    expect((await call<SiteSearchResult[]>(embedded.app, 'GET', 'site/search?query=63101', { token })).body.result).toEqual([]);
+    expect((await call<SiteSearchPage>(embedded.app, 'GET', 'site/search?query=63101', { token })).body.result!.results).toEqual([]);
   });
 });
 
@@ -337,7 +375,7 @@ describe('POST site/create', () => {
     expect(row).toMatchObject({ source: 'owner', createdBy: owner.user.id });
 
     const stranger = await signUpOwner(ctx.app);
-    expect((await search(stranger.token, word)).body.result).toEqual([]);
+    expect((await search(stranger.token, word)).body.result!.results).toEqual([]);
     expect((await call(ctx.app, 'GET', `site/${id}`, { token: stranger.token })).status).toBe(404);
     expect((await call<SiteWithDetail>(ctx.app, 'GET', `site/${id}`, { token: owner.token })).body.result!.name).toBe(`${word} Home Vet`);
     const strangerPet = await activePet(stranger.token);

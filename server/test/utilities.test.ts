@@ -75,6 +75,27 @@ describe('utilities', () => {
     });
   });
 
+  it("settings give the maps OpenStreetMap's tiles and credit, which the page's policy lets load", async () => {
+    const answer = await ctx.app.inject({ method: 'GET', url: '/api/v2/utilities/settings' });
+    expect(answer.json().result.mapTiles).toEqual({
+      url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+    });
+    expect(answer.headers['content-security-policy']).toMatch(/img-src [^;]*https:\/\/tile\.openstreetmap\.org/);
+  });
+
+  it("settings give an operator's tile server (MAP_TILE_URL) and credit, which the page's policy lets load even without TLS", async () => {
+    const configured = await createTestApp({
+      env: { MAP_TILE_URL: 'http://{s}.tiles.example.net/osm/{z}/{x}/{y}.png', MAP_TILE_ATTRIBUTION: 'Tiles by Example', GOOGLE_MAPS_API_KEY: 'a-key' },
+    });
+    const answer = await configured.app.inject({ method: 'GET', url: '/api/v2/utilities/settings' });
+    expect(answer.json().result.mapTiles).toEqual({ url: 'http://{s}.tiles.example.net/osm/{z}/{x}/{y}.png', attribution: 'Tiles by Example' });
+    expect(answer.headers['content-security-policy']).toMatch(/img-src [^;]*http:\/\/\*\.tiles\.example\.net[ ;]/);
+    // The operator's tiles win over Google's: the portal serves none.
+    expect((await configured.app.inject({ method: 'GET', url: '/api/v2/site/map-tile/1/0/0' })).statusCode).toBe(404);
+    await configured.close();
+  });
+
   it('settings name the home page and blog: the lookup page and no blog unless configured', async () => {
     const { body } = await call<PublicSettings>(ctx.app, 'GET', 'utilities/settings');
     expect(body.result!.support).toMatchObject({ homeUrl: '/microchip-lookup', blogUrl: null });

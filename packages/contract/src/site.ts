@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { idField, idParam, requestObject, textField } from './fields.js';
 import { messages } from './messages.js';
 import { isValidPhone } from './phone.js';
+import type { ZipPlace } from './place.js';
 
 /** Kinds of place in the directory; vet search shows the veterinary ones, alerts reach them all. */
 export const siteKinds = ['Veterinary Care', 'Emergency Vet', 'Animal Shelter', 'Rescue', 'Animal Control', 'Groomer/Boarding'] as const;
@@ -22,7 +23,7 @@ export type SiteSource = (typeof siteSources)[number];
 /** Spec 9: vet photos at most 400 wide and 300 high; ratings to 0.1. */
 export const vetPhoto = { maxWidth: 400, maxHeight: 300 } as const;
 
-/** How far vet search by ZIP looks, and how many results it shows. */
+/** How far vet search by ZIP looks, and how many results it shows at a time (Show more asks for the next ones). */
 export const vetSearch = { radiusMiles: 50, maxResults: 20 } as const;
 
 /** Administrators page through the directory this many sites at a time. */
@@ -44,11 +45,19 @@ export function siteIdOfPlaceId(placeId: string): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-/** GET site/search?query=: a practice name, an address or a 5-digit ZIP code. */
+/** A query vet search reads as a ZIP code: the searched ZIP's centre is where the nearest vets are. */
+export const isZipQuery = (query: string) => /^\d{5}$/.test(query);
+
+/**
+ * GET site/search?query=&next=: a practice name, an address or a 5-digit ZIP code; for the following
+ * results, the `next` of the previous answer (opaque: the directory's position, or the maps service's
+ * page token). The search box's form sends the query alone.
+ */
 export const siteSearchQuery = requestObject({
   query: textField(200, messages.vetSearchTooLong, messages.vetSearchRequired)
     .trim()
     .min(1, { error: messages.vetSearchRequired }),
+  next: textField(1000, messages.invalidRequest, messages.invalidRequest).min(1, { error: messages.invalidRequest }).optional(),
 });
 
 /** One result card of vet search. */
@@ -67,8 +76,20 @@ export interface SiteSearchResult {
   url: string | null;
   /** A photo at most 400×300, served by the portal (the maps key never reaches the browser). */
   imageUrl: string | null;
+  /** Where the map shows it; null when the source gives no coordinates. */
+  latitude: number | null;
+  longitude: number | null;
   /** Distance from the searched ZIP's centre; present only when searched by ZIP. */
   distanceMiles?: number;
+}
+
+/** GET site/search: one page of results. */
+export interface SiteSearchPage {
+  results: SiteSearchResult[];
+  /** Asks for the following results (sent back as `next`); null when there are no more. */
+  next: string | null;
+  /** Set when the query was a ZIP code: the place searched around, its centre and how far vet search looked. */
+  near: (ZipPlace & { radiusMiles: number }) | null;
 }
 
 /**
@@ -78,6 +99,17 @@ export interface SiteSearchResult {
 export const placePhotoQuery = requestObject({
   ref: textField(1000, messages.invalidRequest, messages.invalidRequest).regex(/^places\/[\w-]+\/photos\/[\w-]+$/, { error: messages.invalidRequest }),
 });
+
+const tileNumber = (max: number) =>
+  z.coerce.number({ error: messages.invalidRequest }).int({ error: messages.invalidRequest }).min(0, { error: messages.invalidRequest }).max(max, { error: messages.invalidRequest });
+/** The deepest zoom a road map has tiles for. */
+const MAX_TILE_ZOOM = 22;
+
+/** GET site/map-tile/{z}/{x}/{y}: a map tile (Google's, through the portal): x and y within the zoom's grid. */
+export const mapTileParams = requestObject({ z: tileNumber(MAX_TILE_ZOOM), x: tileNumber(2 ** MAX_TILE_ZOOM - 1), y: tileNumber(2 ** MAX_TILE_ZOOM - 1) }).refine(
+  (tile) => tile.x < 2 ** tile.z && tile.y < 2 ** tile.z,
+  { error: messages.invalidRequest },
+);
 
 /** A place id in the path: POST site/ByGoogleId/{placeId}. */
 export const placeIdParams = requestObject({

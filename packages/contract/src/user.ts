@@ -76,6 +76,8 @@ export interface PublicSettings {
     /** The company's blog; null when there is none, and no Blog link shows. */
     blogUrl: string | null;
   };
+  /** The vet screens' maps: a tile address with {z}, {x}, {y} (Leaflet's template) and the credit shown on the map (HTML). */
+  mapTiles: { url: string; attribution: string };
 }
 
 export const legalDocuments = ['privacy', 'terms'] as const;

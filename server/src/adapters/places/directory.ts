@@ -1,6 +1,7 @@
 import {
   directoryPlaceId,
   formatPlace,
+  messages,
   siteIdOfPlaceId,
   siteSources,
   vetSearch,
@@ -13,8 +14,9 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { sites } from '../../db/schema.js';
+import { badRequest } from '../../errors.js';
 import { findZip, sitesNear } from '../../geography.js';
-import type { PlaceFound, Places } from './index.js';
+import type { PlaceFound, Places, PlaceSearchPage } from './index.js';
 
 type SiteRow = typeof sites.$inferSelect;
 
@@ -24,6 +26,8 @@ const vetKinds: SiteKind[] = ['Veterinary Care', 'Emergency Vet'];
 const searchedSources = siteSources.filter((source) => source !== 'owner');
 /** Words of a query matched by similarity; a 200-character query holds few more. */
 const MAX_WORDS = 8;
+/** How deep Show more goes: far enough for any owner, never a walk through the whole directory. */
+const MAX_OFFSET = 1000;
 
 /** The expression of the sites_search_trgm_idx index (schema.ts), written the same so the index serves it. */
 const searchText = sql`(${sites.name} || ' ' || coalesce(${sites.address1}, '') || ' ' || coalesce(${sites.city}, ''))`;
@@ -43,7 +47,23 @@ function searchResult(site: SiteRow): SiteSearchResult {
     reviewsCount: site.reviewsCount,
     url: site.url,
     imageUrl: site.imageUrl,
+    latitude: site.latitude,
+    longitude: site.longitude,
   };
+}
+
+/** The directory's `next` is how many results came before: digits, at most MAX_OFFSET. */
+function offsetOf(next: string | undefined): number {
+  if (next === undefined) return 0;
+  const offset = /^\d{1,4}$/.test(next) ? Number(next) : NaN;
+  if (!(offset > 0 && offset <= MAX_OFFSET)) throw badRequest(messages.invalidRequest);
+  return offset;
+}
+
+/** One more row than a page is read, to tell whether a next page exists. */
+function page<T>(rows: T[], offset: number, toResult: (row: T) => SiteSearchResult): PlaceSearchPage {
+  const more = rows.length > vetSearch.maxResults && offset + vetSearch.maxResults < MAX_OFFSET;
+  return { results: rows.slice(0, vetSearch.maxResults).map(toResult), next: more ? String(offset + vetSearch.maxResults) : null };
 }
 
 /** The parts of a stored placeDetail (a maps service's details, an import's) that have the right shape. */
@@ -108,9 +128,10 @@ export const searchable = and(eq(sites.isActive, true), inArray(sites.practiceTy
 
 /**
  * Searchable sites with every word of the query similar to some stretch of their name, street or
- * city (pg_trgm's `word <% text`, which the trigram index serves), best first.
+ * city (pg_trgm's `word <% text`, which the trigram index serves), best first: `limit` of them after
+ * the `offset` best.
  */
-export function similarSites(db: Database, query: string) {
+export function similarSites(db: Database, query: string, { limit, offset }: { limit: number; offset: number } = { limit: vetSearch.maxResults, offset: 0 }) {
   const words = query.split(/\s+/).filter(Boolean).slice(0, MAX_WORDS);
   const score = sql.join(
     words.map((word) => sql`word_similarity(${word}, ${searchText})`),
@@ -121,26 +142,28 @@ export function similarSites(db: Database, query: string) {
     .from(sites)
     .where(and(searchable, ...words.map((word) => sql`${word} <% ${searchText}`)))
     .orderBy(desc(score), desc(sql`similarity(${query}, ${searchText})`), sites.name, sites.id)
-    .limit(vetSearch.maxResults);
+    .limit(limit)
+    .offset(offset);
 }
 
 /**
- * The embedded default: the portal's own directory of sites. A 5-digit ZIP code the ZIP table knows
- * finds the nearest veterinary sites within 50 miles; anything else matches names and addresses by
- * trigram similarity, every word of the query somewhere in the name, street or city.
+ * The embedded default: the portal's own directory of sites. A ZIP code finds the nearest veterinary
+ * sites within 50 miles of its centre; anything else matches names and addresses by trigram
+ * similarity, every word of the query somewhere in the name, street or city.
  */
 export function createDirectoryPlaces(db: Database): Places {
   return {
     name: 'directory',
 
-    async search(query) {
-      const zip = /^\d{5}$/.test(query) ? await findZip(db, query) : null;
-      if (!zip) return (await similarSites(db, query)).map(searchResult);
-      const centre = { latitude: zip.latitude, longitude: zip.longitude };
-      const near = await sitesNear(db, centre, vetSearch.radiusMiles, { kinds: vetKinds, sources: searchedSources, limit: vetSearch.maxResults });
-      if (near.length === 0) return [];
-      const rows = new Map((await db.select().from(sites).where(inArray(sites.id, near.map((site) => site.id)))).map((row) => [row.id, row]));
-      return near.map((site) => ({ ...searchResult(rows.get(site.id)!), distanceMiles: Math.round(site.miles * 10) / 10 }));
+    async search({ query, near, next }) {
+      const offset = offsetOf(next);
+      const limit = vetSearch.maxResults + 1;
+      if (!near) return page(await similarSites(db, query, { limit, offset }), offset, searchResult);
+      const centre = { latitude: near.latitude, longitude: near.longitude };
+      const nearest = await sitesNear(db, centre, vetSearch.radiusMiles, { kinds: vetKinds, sources: searchedSources, limit, offset });
+      const ids = nearest.map((site) => site.id);
+      const rows = new Map((ids.length ? await db.select().from(sites).where(inArray(sites.id, ids)) : []).map((row) => [row.id, row]));
+      return page(nearest, offset, (site) => ({ ...searchResult(rows.get(site.id)!), distanceMiles: Math.round(site.miles * 10) / 10 }));
     },
 
     async details(placeId) {

@@ -1,6 +1,7 @@
-import { API_BASE, messages, normalisePhone, placePhotoQuery, siteIdOfPlaceId, vetPhoto, vetSearch, type SiteSearchResult } from '@petreg/contract';
+import { API_BASE, messages, normalisePhone, placePhotoQuery, siteIdOfPlaceId, vetPhoto, vetSearch, type SiteSearchResult, type ZipPlace } from '@petreg/contract';
 import { z } from 'zod';
-import { AppError, loggable } from '../../errors.js';
+import { AppError, badRequest, loggable } from '../../errors.js';
+import { milesBetween } from '../../geography.js';
 import type { PlaceFound, Places, PlacesLog } from './index.js';
 
 /** How long a Google call may take before vet search gives up on it. */
@@ -8,10 +9,12 @@ const TIMEOUT_MS = 10_000;
 /** A photo at 400×300 is tens of kilobytes; anything far larger is not what was asked for. */
 const MAX_PHOTO_BYTES = 2 * 1024 * 1024;
 
-/** The fields a result card shows (Text Search bills by the fields asked for). */
-const searchFields = ['id', 'displayName', 'formattedAddress', 'addressComponents', 'nationalPhoneNumber', 'rating', 'userRatingCount', 'websiteUri', 'photos'];
+/** The fields a result card and the results' map show (Text Search bills by the fields asked for). */
+const searchFields = ['id', 'displayName', 'formattedAddress', 'addressComponents', 'nationalPhoneNumber', 'rating', 'userRatingCount', 'websiteUri', 'photos', 'location'];
 /** The fields a vet's profile page shows. */
-const detailFields = [...searchFields, 'location', 'types', 'regularOpeningHours', 'reviews'];
+const detailFields = [...searchFields, 'types', 'regularOpeningHours', 'reviews'];
+/** Google's largest circle to bias a search to (50 km); places beyond vet search's radius are then left out. */
+const MAX_BIAS_METERS = 50_000;
 
 /** Google's Place (Places API New), as far as the portal reads it; a field of another shape is dropped, not fatal. */
 const text = z.string().optional().catch(undefined);
@@ -48,7 +51,7 @@ const googlePlace = z.object({
     .catch(undefined),
 });
 type GooglePlace = z.infer<typeof googlePlace>;
-const searchAnswer = z.object({ places: z.array(googlePlace).optional() });
+const searchAnswer = z.object({ places: z.array(googlePlace).optional(), nextPageToken: z.string().optional().catch(undefined) });
 const photoAnswer = z.object({ photoUri: z.url() });
 /** Google's error answer (google.rpc.Status). */
 const googleFailure = z.object({
@@ -89,7 +92,16 @@ function searchResult(place: GooglePlace & { id: string; name: string }): SiteSe
     reviewsCount: place.userRatingCount ?? null,
     url: place.websiteUri ?? null,
     imageUrl: photo ? placePhotoUrl(photo) : null,
+    latitude: place.location?.latitude ?? null,
+    longitude: place.location?.longitude ?? null,
   };
+}
+
+/** A ZIP code search: the place's distance from the ZIP's centre, or null beyond vet search's radius (or unplaced). */
+function withDistance(result: SiteSearchResult, near: ZipPlace): SiteSearchResult | null {
+  if (result.latitude === null || result.longitude === null) return null;
+  const miles = milesBetween(near, { latitude: result.latitude, longitude: result.longitude });
+  return miles <= vetSearch.radiusMiles ? { ...result, distanceMiles: Math.round(miles * 10) / 10 } : null;
 }
 
 /** A place with the id and name every result needs; others are left out. */
@@ -174,20 +186,30 @@ export function createGooglePlaces(google: { apiKey: string; url: string }, deps
   return {
     name: 'google',
 
-    async search(query) {
-      const answer = searchAnswer.safeParse(
-        await call('/v1/places:searchText', {
-          method: 'POST',
-          fieldMask: searchFields.map((field) => `places.${field}`).join(','),
-          body: { textQuery: query, includedType: 'veterinary_care', strictTypeFiltering: true, pageSize: vetSearch.maxResults },
-        }),
-      );
+    async search({ query, near, next }) {
+      // A ZIP code: nearest first, around its centre.
+      const around = near && {
+        locationBias: { circle: { center: { latitude: near.latitude, longitude: near.longitude }, radius: MAX_BIAS_METERS } },
+        rankPreference: 'DISTANCE',
+      };
+      const asked = await call('/v1/places:searchText', {
+        method: 'POST',
+        fieldMask: [...searchFields.map((field) => `places.${field}`), 'nextPageToken'].join(','),
+        body: { textQuery: query, includedType: 'veterinary_care', strictTypeFiltering: true, pageSize: vetSearch.maxResults, pageToken: next, ...around },
+      });
+      // Google refuses a page token it did not give (or one expired) as it refuses a bad query.
+      if (asked === null && next !== undefined) throw badRequest(messages.invalidRequest);
+      const answer = searchAnswer.safeParse(asked);
       if (!answer.success) throw unavailable({ path: '/v1/places:searchText', problem: 'unexpected answer' });
-      return (answer.data.places ?? [])
+      const results = (answer.data.places ?? [])
         .map(named)
         .filter((place) => place !== null)
         .slice(0, vetSearch.maxResults)
         .map(searchResult);
+      return {
+        results: near ? results.map((result) => withDistance(result, near)).filter((result) => result !== null) : results,
+        next: answer.data.nextPageToken || null,
+      };
     },
 
     async details(placeId) {

@@ -72,6 +72,7 @@ export function createUtilityService(deps: { database: DatabaseHandle; config: C
           facebookAppId: deps.config.facebook.appId ?? null,
         },
         support: deps.config.support,
+        mapTiles: deps.config.mapTiles,
       };
     },
 

@@ -15,7 +15,7 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import { allErrors } from '../../app/api';
 import { recordId } from '../../app/params';
@@ -28,6 +28,10 @@ import { formatRating, mapUrl, siteAddressLines, telHref, vetPicture } from './v
 import { VetAddress, VetDetail } from './VetDetail';
 import { VetAvatar } from './VetAvatar';
 import { VetRating } from './VetRating';
+
+// Leaflet arrives after the page, only on the vet screens.
+const VetMap = lazy(() => import('./VetMap'));
+const mapHeight = { xs: 240, sm: 320 };
 
 /**
  * The vet's page (spec 2.1): client/vet-info/profile/{id} inside the portal's frame; the older
@@ -94,6 +98,7 @@ function VetProfile({ id }: { id: number }) {
         <Grid size={{ xs: 12, md: 6 }}>
           <HoursCard weekdayText={vet.data.placeDetail.weekdayText} />
         </Grid>
+        <LocationCard vet={vet.data} />
         <Grid size={12}>
           <ReviewsCard reviews={vet.data.placeDetail.reviews} />
         </Grid>
@@ -169,6 +174,22 @@ function ContactCard({ vet }: { vet: SiteWithDetail }) {
         )}
       </Stack>
     </SectionCard>
+  );
+}
+
+/** The vet on a map, when the directory or the maps service knows where it is. */
+function LocationCard({ vet }: { vet: SiteWithDetail }) {
+  const { latitude, longitude } = vet.placeDetail;
+  if (latitude === null || longitude === null) return null;
+  const point = { key: String(vet.id), latitude, longitude, name: vet.name, href: null };
+  return (
+    <Grid size={12}>
+      <SectionCard title="Location" avatar={<MapIcon color="primary" />}>
+        <Suspense fallback={<Box sx={{ height: mapHeight, borderRadius: 2, bgcolor: 'grey.100' }} />}>
+          <VetMap label={`Map of ${vet.name}`} points={[point]} height={mapHeight} />
+        </Suspense>
+      </SectionCard>
+    </Grid>
   );
 }
 

@@ -1,5 +1,5 @@
-import type { AddSiteToPetsInput, Site, SitePetLink, SiteSearchResult, SiteWithDetail } from '@petreg/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AddSiteToPetsInput, Site, SitePetLink, SiteSearchPage, SiteWithDetail } from '@petreg/contract';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, orEmpty } from '../../app/api';
 
 /** Every list that says which vet cares for which pet: refreshed together after a link changes. */
@@ -8,11 +8,14 @@ const userVetsKey = [...linksKey, 'for-user'] as const;
 const petVetsKey = (petId: number) => [...linksKey, 'sites-for-pet', petId] as const;
 const vetPetLinksKey = (siteId: number) => [...linksKey, 'sites-for-user-pets', siteId] as const;
 
-/** Vet search (spec 2.5); off until there is something to search for. */
+/** Vet search (spec 2.5), a page at a time (Show more asks for the next); off until there is something to search for. */
 export function useVetSearch(query: string) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: ['site', 'search', query],
-    queryFn: ({ signal }) => api.get<SiteSearchResult[]>(`site/search?${new URLSearchParams({ query })}`, { signal }),
+    queryFn: ({ signal, pageParam }) =>
+      api.get<SiteSearchPage>(`site/search?${new URLSearchParams({ query, ...(pageParam && { next: pageParam }) })}`, { signal }),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.next ?? undefined,
     enabled: query.length > 0,
     // A directory does not change while the owner compares results, nor on the way back from a vet.
     staleTime: 5 * 60_000,
