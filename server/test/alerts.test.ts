@@ -9,7 +9,7 @@ import {
 } from '@petreg/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertEmails, checkoutSessions, emailUnsubscribes, mailOutbox, petAlerts, pets, sitePets, users } from '../src/db/schema.js';
+import { alertEmails, checkoutSessions, emailUnsubscribes, mailOutbox, payments, petAlerts, pets, sitePets, users } from '../src/db/schema.js';
 import { createMailer, type Mailer, type MailMessage } from '../src/adapters/mail/index.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { sendDueAlertEmails } from '../src/worker/alertEmails.js';
@@ -264,6 +264,30 @@ describe('paying for the alert sends it: the fan-out', () => {
     const [stale] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionIdOf(unpaid.body.result!.location)));
     expect(stale!.status).toBe('canceled');
     expect((await payCheckout(owner.token, unpaid.body.result!.location)).status).toBe(409);
+  });
+
+  it('ends the open alert checkout when cover is bought, so the alert it would charge for is never charged', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const chipped = await registerPet(ctx.app, owner.token, uniqueChip());
+    const pet = (await call<Pet>(ctx.app, 'PUT', 'Pet/pet-profile', { token: owner.token, body: await profileOf(chipped) })).body.result!;
+    await siteNear('63101', 4);
+    const unpaid = await sendAlert(owner.token, pet.id);
+    expect(unpaid.body.result!.location).toMatch(/\/checkout\/cs_local_/);
+
+    const { body } = await call<{ plans: { id: number; oneTime: boolean }[] }>(ctx.app, 'GET', 'pet/plans');
+    const lifetime = body.result!.plans.find((p) => p.oneTime)!.id;
+    await call(ctx.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: pet.id, planId: lifetime } });
+    const plan = await call<{ location: string }>(ctx.app, 'GET', `checkout/stripe-subscription/${pet.id}?petFlow=false&isTagSelected=false`, { token: owner.token });
+    expect((await payCheckout(owner.token, plan.body.result!.location)).status).toBe(200);
+
+    const [stale] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionIdOf(unpaid.body.result!.location)));
+    expect(stale!.status).toBe('canceled');
+    const late = await payCheckout(owner.token, unpaid.body.result!.location);
+    expect(late.status).toBe(409);
+    expect(late.body.errors).toEqual([messages.checkoutClosed]);
+    expect(await db().select().from(payments).where(eq(payments.providerSessionId, stale!.id))).toEqual([]);
+    // The alert still waits, and now goes out free.
+    expect((await sendAlert(owner.token, pet.id)).body.result).toEqual({ location: `/client/add-alert/${pet.id}/sent` });
   });
 
   it('keeps the alert price out of the protection plans', async () => {

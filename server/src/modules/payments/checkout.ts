@@ -2,14 +2,13 @@ import {
   alertSentPath,
   collarTagPriceCents,
   couponCode,
-  couponPercentOff,
   isCouponChip,
-  withCoupon,
   messages,
   paths,
   protectionPlanKeys,
   withId,
   type CheckoutOrder,
+  type LifetimePrice,
   type Plan,
   type cardSchema,
   type checkoutQuerySchema,
@@ -22,6 +21,7 @@ import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import { findOwnedPet } from '../pets/ownership.js';
 import type { Completion } from './completion.js';
+import { checkoutPrice } from './pricing.js';
 import { cancelOpenCheckouts, collarTagOnSale, currentChip, hasLifetimeCover, ownedCheckout, type CheckoutRow, type PaymentDeps } from './shared.js';
 
 function toPlan(row: typeof plans.$inferSelect): Plan {
@@ -52,6 +52,8 @@ export interface Purchase {
   plan: typeof plans.$inferSelect;
   amountCents: number;
   coupon: { code: string; percentOff: number } | null;
+  /** Credit for unused yearly cover, taken off a lifetime plan's price. */
+  creditCents: number;
   collarTagCents: number | null;
   /** The chip a plan covers; null for an alert. */
   chipRowId: number | null;
@@ -59,6 +61,9 @@ export interface Purchase {
   /** Where canceling the checkout returns the buyer. */
   cancelPath: string;
 }
+
+/** The name of the one-off discount a credit gives at the provider. */
+const creditName = (coupon: { code: string } | null) => (coupon ? `${coupon.code} and credit for unused yearly cover` : 'Credit for unused yearly cover');
 
 /** Choosing a plan and paying for it: the provider's checkout, or the portal's own page. */
 export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion, 'complete'>) {
@@ -106,14 +111,14 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
     if (query.coupon && (query.coupon !== couponCode || !eligible)) throw badRequest(messages.couponNotEligible);
     if (query.isTagSelected && !(await collarTagOnSale(db))) throw badRequest(messages.collarTagUnavailable);
 
-    const coupon = eligible ? { code: couponCode, percentOff: couponPercentOff } : null;
     const collarTagCents = query.isTagSelected ? collarTagPriceCents : null;
-    const subtotal = plan.priceCents + (collarTagCents ?? 0);
+    const price = await checkoutPrice(db, petId, plan, chip, collarTagCents);
     return openCheckout({
       pet,
       plan,
-      amountCents: coupon ? withCoupon(subtotal) : subtotal,
-      coupon,
+      amountCents: price.totalCents,
+      coupon: price.coupon,
+      creditCents: price.creditCents,
       collarTagCents,
       chipRowId: chip.id,
       alertId: null,
@@ -123,13 +128,17 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
 
   /** Starts a checkout at the provider and records it; answers where to send the browser. */
   async function openCheckout(purchase: Purchase): Promise<{ location: string }> {
-    const { pet, plan, coupon } = purchase;
+    refuseTestPayments();
+    const { pet, plan, coupon, creditCents } = purchase;
     const [owner] = await db.select().from(users).where(eq(users.id, pet.userId));
+    const listCents = plan.priceCents + (purchase.collarTagCents ?? 0);
     const started = await provider.startCheckout({
       customer: { email: owner!.email, name: `${owner!.firstName} ${owner!.lastName}`, providerCustomerId: owner!.paymentCustomerId },
       pet: { id: pet.id, name: pet.name },
       plan: { name: plan.name, priceCents: plan.priceCents, currency: plan.currency, oneTime: plan.oneTime, priceId: plan.priceId },
-      coupon,
+      // The provider takes one discount a checkout: a credit carries the coupon's part too.
+      coupon: creditCents ? null : coupon,
+      discount: creditCents ? { amountOffCents: listCents - purchase.amountCents, name: creditName(coupon) } : null,
       collarTagCents: purchase.collarTagCents,
       successUrl: `${publicUrl}${successPath({ petId: pet.id, alertId: purchase.alertId }, '{CHECKOUT_SESSION_ID}')}`,
       cancelUrl: `${publicUrl}${purchase.cancelPath}`,
@@ -152,12 +161,18 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
       coupon: coupon?.code ?? null,
       withCollarTag: Boolean(purchase.collarTagCents),
       amountCents: purchase.amountCents,
+      creditCents,
       currency: plan.currency,
       chipRowId: purchase.chipRowId,
       alertId: purchase.alertId,
       cancelPath: purchase.cancelPath,
     });
     return { location: started.url };
+  }
+
+  /** A production portal never takes a simulated payment: nothing would be charged for real cover. */
+  function refuseTestPayments() {
+    if (provider.name === 'local' && deps.testPaymentsRefused) throw new AppError(503, [messages.testPaymentsRefused]);
   }
 
   /** A session of the portal's own checkout, for its owner. */
@@ -182,6 +197,22 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
       return { planPrice: collarTagPriceCents / 100, currency: 'usd', inStock: await collarTagOnSale(db) };
     },
 
+    /** What lifetime cover costs this pet now: its price, less the coupon and the credit of the yearly cover it replaces. */
+    async lifetimePrice(session: Session, petId: number): Promise<LifetimePrice> {
+      await findOwnedPet(db, session, petId);
+      const chip = await chipToCover(petId);
+      const [lifetime] = await db.select().from(plans).where(eq(plans.planKey, 'lifetime'));
+      const price = await checkoutPrice(db, petId, lifetime!, chip, null);
+      return {
+        planPriceCents: lifetime!.priceCents,
+        coupon: price.coupon?.code ?? null,
+        discountCents: price.couponDiscountCents,
+        creditCents: price.creditCents,
+        totalCents: price.totalCents,
+        currency: lifetime!.currency,
+      };
+    },
+
     /** Upgrade to Lifetime: the pet's plan becomes lifetime and a checkout for it starts. */
     async upgrade(session: Session, petId: number): Promise<{ location: string }> {
       await findOwnedPet(db, session, petId);
@@ -202,6 +233,7 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
         .where(eq(pets.id, checkout.petId));
       const collarTagCents = checkout.withCollarTag ? collarTagPriceCents : 0;
       const subtotal = row!.plan.priceCents + collarTagCents;
+      const { creditCents } = checkout;
       return {
         sessionId: checkout.id,
         petName: row!.petName,
@@ -209,7 +241,8 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
         oneTime: row!.plan.oneTime,
         planPriceCents: row!.plan.priceCents,
         coupon: checkout.coupon,
-        discountCents: subtotal - checkout.amountCents,
+        discountCents: subtotal - creditCents - checkout.amountCents,
+        creditCents,
         collarTagCents,
         totalCents: checkout.amountCents,
         currency: checkout.currency,
@@ -221,6 +254,7 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
 
     /** The portal's own checkout: test cards decide, and a paid card completes like a Stripe webhook. */
     async payLocal(session: Session, sessionId: string, card: z.output<typeof cardSchema>): Promise<{ location: string }> {
+      refuseTestPayments();
       const checkout = await localCheckout(session, sessionId);
       if (checkout.status !== 'open') throw conflict(messages.checkoutClosed);
       const [, month, year] = /^(\d{2})\s*\/\s*(\d{2})$/.exec(card.expiry)!;

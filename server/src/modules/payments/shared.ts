@@ -15,6 +15,8 @@ export interface PaymentDeps {
   accounts: UserService;
   publicUrl: string;
   log: { error(details: object, message: string): void };
+  /** The portal's own (simulated) checkout refuses to start or take a card: a production portal without Stripe. */
+  testPaymentsRefused?: boolean;
 }
 
 export type CheckoutRow = typeof checkoutSessions.$inferSelect;
@@ -38,15 +40,17 @@ export const hasActiveCover = (chip: ChipRow, now = new Date()) =>
   chip.isActive && (chip.oneTime || chip.expirationDate === null || chip.expirationDate > now);
 
 /**
- * A pet's chip or plan changed: its open plan checkouts were priced and made eligible for the old
- * one, so they end (an alert's checkout does not depend on either). Called in the transaction that
- * makes the change, after the pet row is written.
+ * Ends the pet's open checkouts: its plan checkouts when its chip or plan changed (they were priced
+ * and made eligible for the old one; an alert's checkout does not depend on either), its alert
+ * checkouts when cover made its alerts free, or all of them. Called in the transaction that makes
+ * the change, after the pet row is written.
  */
-export async function cancelOpenCheckouts(tx: Transaction, petId: number): Promise<void> {
+export async function cancelOpenCheckouts(tx: Transaction, petId: number, which: 'plans' | 'alerts' | 'all' = 'plans'): Promise<void> {
+  const kind = which === 'plans' ? isNull(checkoutSessions.alertId) : which === 'alerts' ? isNotNull(checkoutSessions.alertId) : undefined;
   await tx
     .update(checkoutSessions)
     .set({ status: 'canceled' })
-    .where(and(eq(checkoutSessions.petId, petId), eq(checkoutSessions.status, 'open'), isNull(checkoutSessions.alertId)));
+    .where(and(eq(checkoutSessions.petId, petId), eq(checkoutSessions.status, 'open'), kind));
 }
 
 /**
@@ -56,10 +60,7 @@ export async function cancelOpenCheckouts(tx: Transaction, petId: number): Promi
  * refund. Called in the transaction that makes the change.
  */
 export async function releasePetFromPayer(tx: Transaction, petId: number): Promise<void> {
-  await tx
-    .update(checkoutSessions)
-    .set({ status: 'canceled' })
-    .where(and(eq(checkoutSessions.petId, petId), eq(checkoutSessions.status, 'open')));
+  await cancelOpenCheckouts(tx, petId, 'all');
   await tx
     .update(checkoutSessions)
     .set({ subscriptionStatus: 'canceling' })
