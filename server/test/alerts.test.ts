@@ -1,6 +1,7 @@
 import {
   messages,
   type AlertLocation,
+  type AlertPrices,
   type AuthResult,
   type EmailStats,
   type Pet,
@@ -9,7 +10,7 @@ import {
 } from '@petreg/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertEmails, checkoutSessions, emailUnsubscribes, mailOutbox, payments, petAlerts, pets, sitePets, users } from '../src/db/schema.js';
+import { alertEmails, checkoutSessions, chips, emailUnsubscribes, mailOutbox, payments, petAlerts, pets, sitePets, users } from '../src/db/schema.js';
 import { createMailer, type Mailer, type MailMessage } from '../src/adapters/mail/index.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { sendDueAlertEmails } from '../src/worker/alertEmails.js';
@@ -288,6 +289,33 @@ describe('paying for the alert sends it: the fan-out', () => {
     expect(await db().select().from(payments).where(eq(payments.providerSessionId, stale!.id))).toEqual([]);
     // The alert still waits, and now goes out free.
     expect((await sendAlert(owner.token, pet.id)).body.result).toEqual({ location: `/client/add-alert/${pet.id}/sent` });
+  });
+
+  it("tells the owner the alert's price and which of their pets send theirs free; no one else's pets", async () => {
+    const owner = await signUpOwner(ctx.app);
+    const covered = await registerPet(ctx.app, owner.token, uniqueChip());
+    const uncovered = await registerPet(ctx.app, owner.token, uniqueChip());
+    const chipless = await registerPet(ctx.app, owner.token, null);
+    await call(ctx.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: covered.id, planId: yearly } });
+    const plan = await call<{ location: string }>(ctx.app, 'GET', `checkout/stripe-subscription/${covered.id}?petFlow=false&isTagSelected=false`, { token: owner.token });
+    expect((await payCheckout(owner.token, plan.body.result!.location)).status).toBe(200);
+
+    const prices = await call<AlertPrices>(ctx.app, 'GET', 'petalert/alert-price', { token: owner.token });
+    expect(prices.status).toBe(200);
+    expect(prices.body.result).toEqual({ priceCents: 1499, currency: 'usd', freePetIds: [covered.id] });
+    expect(prices.body.result!.freePetIds).not.toContain(uncovered.id);
+    expect(prices.body.result!.freePetIds).not.toContain(chipless.id);
+
+    const stranger = await signUpOwner(ctx.app);
+    expect((await call<AlertPrices>(ctx.app, 'GET', 'petalert/alert-price', { token: stranger.token })).body.result!.freePetIds).toEqual([]);
+    await ensureAdministrator(db(), { email: 'alerts-admin@example.com', password: 'Admin#Pass1' });
+    const admin = (await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email: 'alerts-admin@example.com', password: 'Admin#Pass1' } })).body.result!;
+    expect((await call<AlertPrices>(ctx.app, 'GET', 'petalert/alert-price', { token: admin.token })).body.result).toMatchObject({ priceCents: 1499, freePetIds: [] });
+    expect((await call(ctx.app, 'GET', 'petalert/alert-price')).status).toBe(401);
+
+    // Expired yearly cover sends nothing free.
+    await db().update(chips).set({ expirationDate: new Date(Date.now() - 60_000) }).where(eq(chips.petId, covered.id));
+    expect((await call<AlertPrices>(ctx.app, 'GET', 'petalert/alert-price', { token: owner.token })).body.result!.freePetIds).toEqual([]);
   });
 
   it('keeps the alert price out of the protection plans', async () => {

@@ -474,54 +474,41 @@ describe('upgrading yearly cover to lifetime', () => {
 });
 
 describe('a production portal without Stripe', () => {
-  it('refuses the simulated checkout (nothing opened, nothing paid) unless ALLOW_TEST_PAYMENTS=true', async () => {
-    const refusing = await createTestApp({ env: { NODE_ENV: 'production' } });
-    try {
-      const owner = await signUpOwner(refusing.app);
-      const pet = await registerPet(refusing.app, owner.token);
-      const plans = (await call<{ plans: { id: number; oneTime: boolean }[] }>(refusing.app, 'GET', 'pet/plans')).body.result!.plans;
-      await call(refusing.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: pet.id, planId: plans[0]!.id } });
-      const started = await call(refusing.app, 'GET', `checkout/stripe-subscription/${pet.id}`, { token: owner.token });
-      expect(started.status).toBe(503);
-      expect(started.body.errors).toEqual([messages.testPaymentsRefused]);
-      expect(await refusing.database.db.$count(checkoutSessions)).toBe(0);
-      // A checkout left open from before the switch takes no card either.
-      await refusing.database.db.insert(checkoutSessions).values({
-        id: 'cs_local_before_the_switch',
-        provider: 'local',
-        userId: owner.user.id,
-        petId: pet.id,
-        planId: plans[0]!.id,
-        amountCents: 1995,
-        currency: 'usd',
-        cancelPath: '/client',
-      });
-      const paid = await call(refusing.app, 'POST', 'checkout/local/cs_local_before_the_switch/pay', {
-        token: owner.token,
-        body: { name: 'Jamie Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' },
-      });
-      expect(paid.status).toBe(503);
-      expect(paid.body.errors).toEqual([messages.testPaymentsRefused]);
-      expect(await refusing.database.db.$count(payments)).toBe(0);
-    } finally {
-      await refusing.close();
-    }
-    const allowing = await createTestApp({ env: { NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: 'true' } });
-    try {
-      const owner = await signUpOwner(allowing.app);
-      const pet = await registerPet(allowing.app, owner.token);
-      const plans = (await call<{ plans: { id: number }[] }>(allowing.app, 'GET', 'pet/plans')).body.result!.plans;
-      await call(allowing.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: pet.id, planId: plans[0]!.id } });
-      const started = await call<{ location: string }>(allowing.app, 'GET', `checkout/stripe-subscription/${pet.id}`, { token: owner.token });
-      expect(started.status).toBe(200);
-      const paid = await call(allowing.app, 'POST', `checkout/local/${sessionIdOf(started.body.result!.location)}/pay`, {
-        token: owner.token,
-        body: { name: 'Jamie Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' },
-      });
-      expect(paid.status).toBe(200);
-    } finally {
-      await allowing.close();
-    }
+  // ALLOW_TEST_PAYMENTS=true makes it a portal like the one above (config.test.ts), whose checkout pays.
+  let refusing: TestContext;
+  beforeAll(async () => {
+    refusing = await createTestApp({ env: { NODE_ENV: 'production' } });
+  });
+  afterAll(() => refusing.close());
+
+  it('refuses the simulated checkout: nothing opened, and a checkout opened before takes no card', async () => {
+    const owner = await signUpOwner(refusing.app);
+    const pet = await registerPet(refusing.app, owner.token);
+    const plans = (await call<{ plans: { id: number }[] }>(refusing.app, 'GET', 'pet/plans')).body.result!.plans;
+    await call(refusing.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: pet.id, planId: plans[0]!.id } });
+    const started = await call(refusing.app, 'GET', `checkout/stripe-subscription/${pet.id}`, { token: owner.token });
+    expect(started.status).toBe(503);
+    expect(started.body.errors).toEqual([messages.testPaymentsRefused]);
+    expect(await refusing.database.db.$count(checkoutSessions)).toBe(0);
+
+    await refusing.database.db.insert(checkoutSessions).values({
+      id: 'cs_local_before_the_switch',
+      provider: 'local',
+      userId: owner.user.id,
+      petId: pet.id,
+      planId: plans[0]!.id,
+      amountCents: 1995,
+      currency: 'usd',
+      cancelPath: '/client',
+    });
+    const paid = await call(refusing.app, 'POST', 'checkout/local/cs_local_before_the_switch/pay', {
+      token: owner.token,
+      body: { name: 'Jamie Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' },
+    });
+    expect(paid.status).toBe(503);
+    expect(paid.body.errors).toEqual([messages.testPaymentsRefused]);
+    expect(await refusing.database.db.$count(payments)).toBe(0);
+    expect((await call<Pet>(refusing.app, 'GET', `Pet/${pet.id}`, { token: owner.token })).body.result!.isActive).toBe(false);
   });
 });
 
