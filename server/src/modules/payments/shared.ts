@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { PaymentProvider } from '../../adapters/payments/index.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { checkoutSessions, chips, settings } from '../../db/schema.js';
-import { forbidden, notFound } from '../../errors.js';
+import { AppError, forbidden, notFound } from '../../errors.js';
 import { mayActFor, type Session } from '../../plugins/auth.js';
 import type { UserService } from '../users/service.js';
 
@@ -78,4 +78,9 @@ export async function ownedCheckout(db: Database, session: Session, sessionId: s
 export async function collarTagOnSale(db: Database): Promise<boolean> {
   const rows = await db.select().from(settings).where(inArray(settings.key, ['enableQRcodeUpsell', 'collarTagInStock']));
   return rows.length === 2 && rows.every((row) => row.value === true);
+}
+
+/** A production portal never takes a simulated payment: nothing would be charged for real cover. */
+export function refuseTestPayments({ provider, testPaymentsRefused }: Pick<PaymentDeps, 'provider' | 'testPaymentsRefused'>): void {
+  if (provider.name === 'local' && testPaymentsRefused) throw new AppError(503, [messages.testPaymentsRefused]);
 }
