@@ -121,13 +121,20 @@ test.describe('[ADMIN][SEARCH]', () => {
     await expect(row).toContainText('19.95');
     await expect(row).toContainText('USD');
     await expect(row).toContainText('Paid');
-    for (const column of ['Card Last 4 Digits', 'Created', 'Name', 'Email', 'Amount', 'Currency', 'Payment Status']) {
-      await expect(table.getByRole('columnheader', { name: column })).toBeVisible();
+    await expect(row).toContainText('Yearly Protection');
+    for (const column of ['Card Last 4 Digits', 'Created', 'Name', 'Email', 'Pet and product', 'Amount', 'Currency', 'Payment Status']) {
+      await expect(table.getByRole('columnheader', { name: column, exact: true })).toBeVisible();
     }
     await shot(page, 'card-payments-desktop');
+    // The pet paid for opens its record.
+    await expect(row.getByRole('link', { name: 'Juniper' })).toHaveAttribute('href', `/admin/pet/${petId}`);
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(row).toBeVisible();
     await shot(page, 'card-payments-390');
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await row.getByRole('link', { name: 'Juniper' }).click();
+    await expect(page).toHaveURL(new RegExp(`/admin/pet/${petId}$`));
 
     await page.goto('/admin/stripe-search/0007');
     await expect(page.getByText('No records found', { exact: true })).toBeVisible();

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { choose, createOwner, expect, lastMailTo, mailsTitled, signIn, test, type Owner } from './fixtures';
+import { choose, createOwner, expect, lastMailTo, mailsTitled, ownerWithPet, payThroughApi, signIn, test, type Owner } from './fixtures';
 
 async function signedIn(page: Page, owner: Owner) {
   await page.goto('/sign-in');
@@ -78,6 +78,8 @@ test.describe('[ALERTS]', () => {
     await expect(page.getByLabel('Pet Name')).toHaveValue('Marmalade');
     await expect(page.getByRole('button', { name: 'Labrador Retriever', exact: true })).toBeVisible();
     await expect(page.getByRole('img', { name: 'Pet photo preview' })).toHaveAttribute('src', /\/api\/v2\/pet\/pet-images\//i);
+    // The price is told before the form is filled: no protection, so the alert is paid for.
+    await expect(page.getByRole('complementary', { name: 'How the alert works' }).getByText('Price: $14.99')).toBeVisible();
 
     await page.getByLabel('Missing Date').fill(yesterdayAtThree());
     await page.getByLabel('Last Seen ZIP Code').fill('63101');
@@ -171,6 +173,34 @@ test.describe('[ALERTS]', () => {
     await expect(finder.getByText(/Last Seen in/)).toHaveCount(0);
     await finder.screenshot({ path: test.info().outputPath('public-profile-found.png'), fullPage: true });
     await finderContext.close();
+  });
+
+  test("a protected pet's alert is free, said on the pet list and before the form is filled", async ({ page, request }) => {
+    const { owner, petId } = await ownerWithPet(page, request);
+    await payThroughApi(request, owner, petId, false);
+    const data = (await (await request.get('/api/v2/utilities/static-data')).json()).result;
+    const created = await request.post('/api/v2/Pet/create-pet', {
+      headers: { authorization: `Bearer ${owner.token}` },
+      data: { name: 'Pepper', speciesId: data.species[0].id, chipId: '', confirmChip: '', chipTypeId: null },
+    });
+    expect(created.status(), await created.text()).toBe(200);
+    const unprotectedId: number = (await created.json()).result.pet.id;
+
+    await page.goto('/client/add-alert');
+    const choice = page.getByRole('list', { name: 'Pets to alert about' });
+    await expect(page.getByText('An alert costs $14.99, and is free for a pet with active protection.')).toBeVisible();
+    await expect(choice.getByRole('listitem').filter({ hasText: 'Juniper' }).getByText('Free alert: protected')).toBeVisible();
+    await expect(choice.getByRole('listitem').filter({ hasText: 'Pepper' })).toBeVisible();
+    await expect(choice.getByRole('listitem').filter({ hasText: 'Pepper' }).getByText('Free alert: protected')).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath('alert-choice-free.png'), fullPage: true });
+
+    await page.goto(`/client/add-alert/${petId}`);
+    const howItWorks = page.getByRole('complementary', { name: 'How the alert works' });
+    await expect(howItWorks.getByText('Free: Juniper is protected')).toBeVisible();
+    await expect(howItWorks.getByText('$14.99')).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath('alert-form-free.png'), fullPage: true });
+    await page.goto(`/client/add-alert/${unprotectedId}`);
+    await expect(page.getByRole('complementary', { name: 'How the alert works' }).getByText('Price: $14.99')).toBeVisible();
   });
 
   test('the lost alert form shows every rule of spec 5 and sends nothing until they are met', async ({ page, request }) => {

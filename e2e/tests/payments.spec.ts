@@ -47,10 +47,11 @@ test.describe('[PAYMENTS]', () => {
     await expect(page).toHaveURL(new RegExp(`/client/pet/update/${petId}$`));
     await expect(page.getByText(/Registered Until [A-Z][a-z]{2} \d{2}, \d{4}/)).toBeVisible();
 
+    // Paid today: the whole year is unused, and its price comes off lifetime.
     await page.getByRole('button', { name: 'Upgrade to Lifetime' }).click();
     await expect(page).toHaveURL(/\/checkout\/cs_local_/);
     await fillCard(page, '4242 4242 4242 4242');
-    await page.getByRole('button', { name: 'Pay $49.95' }).click();
+    await page.getByRole('button', { name: 'Pay $30.00' }).click();
     await expect(page.getByRole('heading', { name: 'Thank You' })).toBeVisible();
     await page.goto(`/client/pet/update/${petId}`);
     await expect(page.getByText('Lifetime', { exact: true })).toBeVisible();
@@ -130,11 +131,19 @@ test.describe('[PAYMENTS]', () => {
     await expect(page.getByRole('button', { name: 'Choose Yearly Protection' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Choose Lifetime Protection' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Back to Juniper' })).toHaveAttribute('href', `/client/pet/update/${petId}`);
+    // The yearly plan was paid today: its unused part (all of it) comes off the lifetime price.
+    const upgrade = page.getByRole('region', { name: 'Your upgrade' });
+    await expect(upgrade.getByText('Credit for unused yearly cover')).toBeVisible();
+    await expect(upgrade.getByText('-$19.95')).toBeVisible();
+    await expect(upgrade.getByText('$30.00')).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('plans-yearly-covered.png'), fullPage: true });
     await page.getByRole('button', { name: 'Upgrade to Lifetime' }).click();
     await expect(page).toHaveURL(/\/checkout\/cs_local_/);
+    await expect(page.getByText('Credit for unused yearly cover')).toBeVisible();
+    await expect(page.getByText('−$19.95')).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('checkout-upgrade-credit.png'), fullPage: true });
     await fillCard(page, '4242 4242 4242 4242');
-    await page.getByRole('button', { name: 'Pay $49.95' }).click();
+    await page.getByRole('button', { name: 'Pay $30.00' }).click();
     await expect(page.getByRole('heading', { name: 'Thank You' })).toBeVisible();
 
     for (const path of [`/client/pet/checkout/${petId}`, `/pet-subscription/${petId}`]) {

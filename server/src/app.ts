@@ -201,7 +201,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const publicPages = createPublicService({ db: database.db, caches });
   const sites = createSiteService({ db: database.db, places: deps.places ?? createPlaces(config, database.db, app.log) });
   const provider = deps.payments ?? (config.stripe ? createStripePayments(config.stripe) : createLocalPayments(config.publicUrl));
-  const payments = createPaymentService({ db: database.db, provider, accounts: users, publicUrl: config.publicUrl, log: app.log });
+  const payments = createPaymentService({
+    db: database.db,
+    provider,
+    accounts: users,
+    publicUrl: config.publicUrl,
+    log: app.log,
+    testPaymentsRefused: config.testPayments === 'refused',
+  });
   app.decorate('payments', payments);
   const alerts = createAlertService({ db: database.db, payments, publicUrl: config.publicUrl });
   await app.register(

@@ -107,6 +107,8 @@ const envSchema = z.object({
   SAMPLE_SITES: z.enum(['true', 'false']).optional(),
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: optionalUrl,
+  NODE_ENV: optionalString,
+  ALLOW_TEST_PAYMENTS: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   RATE_LIMIT_ALLOWLIST: z
@@ -135,6 +137,11 @@ export interface Config {
   facebook: { appId: string | undefined; appSecret: string | undefined; graphUrl: string };
   /** Stripe when a secret key is set; otherwise the portal's own checkout page. */
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
+  /**
+   * Without Stripe, the portal's own checkout simulates payments with test cards: allowed, except
+   * in production (NODE_ENV=production) unless ALLOW_TEST_PAYMENTS=true; off with Stripe.
+   */
+  testPayments: 'off' | 'allowed' | 'refused';
   /** Vet search through Google Places (API New) when a key is set; otherwise the directory of sites. */
   googlePlaces: { apiKey: string; url: string } | null;
   /**
@@ -196,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripe: e.STRIPE_SECRET_KEY
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL }
       : null,
+    testPayments: e.STRIPE_SECRET_KEY ? 'off' : e.NODE_ENV !== 'production' || e.ALLOW_TEST_PAYMENTS === 'true' ? 'allowed' : 'refused',
     googlePlaces: e.GOOGLE_MAPS_API_KEY ? { apiKey: e.GOOGLE_MAPS_API_KEY, url: e.GOOGLE_PLACES_URL.replace(/\/$/, '') } : null,
     mapTiles: mapTilesOf(e),
     googleMapTiles: e.GOOGLE_MAPS_API_KEY && !e.MAP_TILE_URL ? { apiKey: e.GOOGLE_MAPS_API_KEY, url: e.GOOGLE_TILES_URL.replace(/\/$/, '') } : null,
@@ -214,6 +222,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     rateLimitAllowList: e.RATE_LIMIT_ALLOWLIST,
   };
+}
+
+/** The warning logged at start when payments are simulated (no Stripe), or null. */
+export function testPaymentsWarning(config: Pick<Config, 'testPayments'>): string | null {
+  if (config.testPayments === 'off') return null;
+  const simulated = 'Payments are simulated: STRIPE_SECRET_KEY is not set, so the portal\'s own checkout takes test cards and charges nothing';
+  return config.testPayments === 'allowed'
+    ? `${simulated}.`
+    : `${simulated}; with NODE_ENV=production it refuses them (ALLOW_TEST_PAYMENTS=true allows them).`;
 }
 
 /** JWT_SECRET, or a secret generated on first start and kept in DATA_DIR so sessions survive restarts. */

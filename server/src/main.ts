@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createMailer } from './adapters/mail/index.js';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, resolveJwtSecret } from './config.js';
+import { ConfigError, loadConfig, resolveJwtSecret, testPaymentsWarning } from './config.js';
 import { DatabaseInUseError, openDatabase } from './db/client.js';
 import { seedSampleSites, seedStaticData } from './db/seed.js';
 import { ensureAdministrator } from './modules/users/bootstrap.js';
@@ -36,6 +36,8 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  const simulated = testPaymentsWarning(config);
+  if (simulated) app.log.warn(simulated);
   if (admin?.generatedPassword) {
     console.log(`\nFirst administrator created: ${admin.email} / ${admin.generatedPassword}\nKeep this password; it is not shown again.\n`);
   }

@@ -146,11 +146,24 @@ describe('POST admin/bulk-pet-upload', () => {
     expect(await invitationsTo(shelter)).toHaveLength(1);
     expect(await petsOf(account.id)).toHaveLength(2);
 
-    // A shelter that signed up itself gets its pets, and no invitation.
+    // The upload that opened the account invited it only; the next one tells it of the pets it adds.
+    const added = await db().select().from(mailOutbox).where(and(eq(mailOutbox.recipient, shelter), eq(mailOutbox.kind, 'shelter-upload')));
+    expect(added).toHaveLength(1);
+    expect(added[0]!.text).toContain('registered these pets to it: Biscuit.');
+
+    // A shelter that signed up itself gets its pets, no invitation, and one e-mail listing the pets.
     const signedUp = await signUpOwner(ctx.app);
-    await uploaded(csv(dog()), { email: signedUp.input.email });
-    expect(await petsOf(signedUp.user.id)).toHaveLength(1);
+    const named = await uploaded(csv(dog({ petName: 'Pepper' }), dog({ petName: 'Rosie' })), { email: signedUp.input.email });
+    expect(named.rows.map((r) => [r.status, r.reason])).toEqual([['created', ''], ['created', '']]);
+    expect(await petsOf(signedUp.user.id)).toHaveLength(2);
     expect(await invitationsTo(signedUp.input.email.toLowerCase())).toHaveLength(0);
+    const notices = await db()
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(sql`lower(${mailOutbox.recipient})`, signedUp.input.email.toLowerCase()), eq(mailOutbox.kind, 'shelter-upload')));
+    expect(notices).toEqual([expect.objectContaining({ subject: 'Pets were registered to your account' })]);
+    expect(notices[0]!.text).toContain(`Hi ${signedUp.input.firstName},`);
+    expect(notices[0]!.text).toContain('registered these pets to it: Pepper, Rosie.');
   });
 
   it('registers a row with an owner e-mail to that owner: a new one invited, an existing one untouched', async () => {

@@ -412,6 +412,19 @@ describe('transfer', () => {
     expect(await db().select().from(alertEmails).innerJoin(checkoutSessions, eq(checkoutSessions.alertId, alertEmails.alertId)).where(eq(checkoutSessions.id, sessionId))).toEqual([]);
   });
 
+  it("refuses an administrator's account (as the pet upload does), changing nothing and telling nobody", async () => {
+    const { owner, pet } = await ownerWithPet();
+    const sentBefore = await db().$count(mailOutbox);
+    for (const Email of ['root@example.com', 'ROOT@example.com']) {
+      const answer = await call(ctx.app, 'POST', `admin/transfer-pet/${pet.id}`, { token: admin.token, body: { Email } });
+      expect(answer.status).toBe(409);
+      expect(answer.body.errors).toEqual([messages.petUploadAccountAdmin]);
+    }
+    expect((await call(ctx.app, 'GET', `Pet/${pet.id}`, { token: owner.token })).status).toBe(200);
+    expect(await auditOf('pet', pet.id)).toHaveLength(0);
+    expect(await db().$count(mailOutbox)).toBe(sentBefore);
+  });
+
   it('refuses the same owner, a disabled account and a bad e-mail, changing nothing', async () => {
     const { owner, pet } = await ownerWithPet();
     const disabled = await signUpOwner(ctx.app);

@@ -318,6 +318,9 @@ describe('GET admin/stripe-transactions', () => {
       amount: 1995,
       currency: 'usd',
       status: 'paid',
+      petId: pet.id,
+      petName: 'Biscuit',
+      product: 'Yearly Protection',
     });
   });
 
@@ -343,6 +346,8 @@ describe('GET admin/stripe-transactions', () => {
     ]);
     const rows = (await byCard(key)).body.result!.filter((r) => r.paymentIntentId?.startsWith(`pi_${tag}`));
     expect(rows.map((r) => r.paymentIntentId)).toEqual([`pi_${tag}_new`, `pi_${tag}_old`]);
+    // A payment recorded for no pet names none.
+    expect(rows[0]).toMatchObject({ petId: null, petName: null, product: null });
     expect(rows[0]).toMatchObject({ name: 'Jamie Rivera', email: owner.input.email, last4: key, amount: 4995 });
   });
 

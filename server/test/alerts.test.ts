@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import {
   messages,
   type AlertLocation,
+  type AlertPrices,
   type AuthResult,
   type EmailStats,
   type Pet,
@@ -10,7 +11,7 @@ import {
 } from '@petreg/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertEmails, checkoutSessions, emailUnsubscribes, mailOutbox, petAlerts, pets, sitePets, users } from '../src/db/schema.js';
+import { alertEmails, checkoutSessions, chips, emailUnsubscribes, mailOutbox, payments, petAlerts, pets, sitePets, users } from '../src/db/schema.js';
 import { createMailer, type Mailer, type MailMessage } from '../src/adapters/mail/index.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { sendDueAlertEmails } from '../src/worker/alertEmails.js';
@@ -277,6 +278,57 @@ describe('paying for the alert sends it: the fan-out', () => {
     const [stale] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionIdOf(unpaid.body.result!.location)));
     expect(stale!.status).toBe('canceled');
     expect((await payCheckout(owner.token, unpaid.body.result!.location)).status).toBe(409);
+  });
+
+  it('ends the open alert checkout when cover is bought, so the alert it would charge for is never charged', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const chipped = await registerPet(ctx.app, owner.token, uniqueChip());
+    const pet = (await call<Pet>(ctx.app, 'PUT', 'Pet/pet-profile', { token: owner.token, body: await profileOf(chipped) })).body.result!;
+    await siteNear('63101', 4);
+    const unpaid = await sendAlert(owner.token, pet.id);
+    expect(unpaid.body.result!.location).toMatch(/\/checkout\/cs_local_/);
+
+    const { body } = await call<{ plans: { id: number; oneTime: boolean }[] }>(ctx.app, 'GET', 'pet/plans');
+    const lifetime = body.result!.plans.find((p) => p.oneTime)!.id;
+    await call(ctx.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: pet.id, planId: lifetime } });
+    const plan = await call<{ location: string }>(ctx.app, 'GET', `checkout/stripe-subscription/${pet.id}?petFlow=false&isTagSelected=false`, { token: owner.token });
+    expect((await payCheckout(owner.token, plan.body.result!.location)).status).toBe(200);
+
+    const [stale] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionIdOf(unpaid.body.result!.location)));
+    expect(stale!.status).toBe('canceled');
+    const late = await payCheckout(owner.token, unpaid.body.result!.location);
+    expect(late.status).toBe(409);
+    expect(late.body.errors).toEqual([messages.checkoutClosed]);
+    expect(await db().select().from(payments).where(eq(payments.providerSessionId, stale!.id))).toEqual([]);
+    // The alert still waits, and now goes out free.
+    expect((await sendAlert(owner.token, pet.id)).body.result).toEqual({ location: `/client/add-alert/${pet.id}/sent` });
+  });
+
+  it("tells the owner the alert's price and which of their pets send theirs free; no one else's pets", async () => {
+    const owner = await signUpOwner(ctx.app);
+    const covered = await registerPet(ctx.app, owner.token, uniqueChip());
+    const uncovered = await registerPet(ctx.app, owner.token, uniqueChip());
+    const chipless = await registerPet(ctx.app, owner.token, null);
+    await call(ctx.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: covered.id, planId: yearly } });
+    const plan = await call<{ location: string }>(ctx.app, 'GET', `checkout/stripe-subscription/${covered.id}?petFlow=false&isTagSelected=false`, { token: owner.token });
+    expect((await payCheckout(owner.token, plan.body.result!.location)).status).toBe(200);
+
+    const prices = await call<AlertPrices>(ctx.app, 'GET', 'petalert/alert-price', { token: owner.token });
+    expect(prices.status).toBe(200);
+    expect(prices.body.result).toEqual({ priceCents: 1499, currency: 'usd', freePetIds: [covered.id] });
+    expect(prices.body.result!.freePetIds).not.toContain(uncovered.id);
+    expect(prices.body.result!.freePetIds).not.toContain(chipless.id);
+
+    const stranger = await signUpOwner(ctx.app);
+    expect((await call<AlertPrices>(ctx.app, 'GET', 'petalert/alert-price', { token: stranger.token })).body.result!.freePetIds).toEqual([]);
+    await ensureAdministrator(db(), { email: 'alerts-admin@example.com', password: 'Admin#Pass1' });
+    const admin = (await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email: 'alerts-admin@example.com', password: 'Admin#Pass1' } })).body.result!;
+    expect((await call<AlertPrices>(ctx.app, 'GET', 'petalert/alert-price', { token: admin.token })).body.result).toMatchObject({ priceCents: 1499, freePetIds: [] });
+    expect((await call(ctx.app, 'GET', 'petalert/alert-price')).status).toBe(401);
+
+    // Expired yearly cover sends nothing free.
+    await db().update(chips).set({ expirationDate: new Date(Date.now() - 60_000) }).where(eq(chips.petId, covered.id));
+    expect((await call<AlertPrices>(ctx.app, 'GET', 'petalert/alert-price', { token: owner.token })).body.result!.freePetIds).toEqual([]);
   });
 
   it('keeps the alert price out of the protection plans', async () => {

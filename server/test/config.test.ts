@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loggerOptions } from '../src/app.js';
-import { loadConfig, resolveJwtSecret } from '../src/config.js';
+import { loadConfig, resolveJwtSecret, testPaymentsWarning } from '../src/config.js';
 
 describe('configuration', () => {
   it('runs on embedded defaults with no variables set', () => {
@@ -53,6 +53,21 @@ describe('configuration', () => {
     [{ TRUST_PROXY: '173.245.48.0/20, 2400:cb00::/32,loopback' }, ['173.245.48.0/20', '2400:cb00::/32', 'loopback']],
   ])('reads TRUST_PROXY %j as a hop count or the proxies\' addresses', (env, trustProxy) => {
     expect(loadConfig(env).trustProxy).toEqual(trustProxy);
+  });
+
+  it('simulates payments without Stripe, says so, and refuses them in production unless ALLOW_TEST_PAYMENTS=true', () => {
+    const simulated = "Payments are simulated: STRIPE_SECRET_KEY is not set, so the portal's own checkout takes test cards and charges nothing";
+    expect(loadConfig({}).testPayments).toBe('allowed');
+    expect(testPaymentsWarning(loadConfig({}))).toBe(`${simulated}.`);
+    expect(loadConfig({ NODE_ENV: 'production' }).testPayments).toBe('refused');
+    expect(testPaymentsWarning(loadConfig({ NODE_ENV: 'production' }))).toBe(
+      `${simulated}; with NODE_ENV=production it refuses them (ALLOW_TEST_PAYMENTS=true allows them).`,
+    );
+    expect(loadConfig({ NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: 'true' }).testPayments).toBe('allowed');
+    const stripe = loadConfig({ NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' });
+    expect(stripe.testPayments).toBe('off');
+    expect(testPaymentsWarning(stripe)).toBeNull();
+    expect(() => loadConfig({ ALLOW_TEST_PAYMENTS: 'yes' })).toThrow(/^Invalid configuration: ALLOW_TEST_PAYMENTS /);
   });
 
   it('generates the JWT secret once and keeps it in DATA_DIR', () => {

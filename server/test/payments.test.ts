@@ -1,8 +1,10 @@
-import { messages, type BillingOverview, type CheckoutOrder, type MicrochipSubscription, type PaymentCompletion, type Pet, type User } from '@petreg/contract';
+import { messages, type AuthResult, type BillingOverview, type CheckoutOrder, type LifetimePrice, type MicrochipSubscription, type PaymentCompletion, type Pet, type User } from '@petreg/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chips, mailOutbox, payments, pets, settings } from '../src/db/schema.js';
+import { checkoutSessions, chips, mailOutbox, payments, pets, settings } from '../src/db/schema.js';
 import { MailServerUnavailableError } from '../src/adapters/mail/index.js';
+import { unusedCoverCredit } from '../src/modules/payments/pricing.js';
+import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { sendDueMail } from '../src/worker/outbox.js';
 import { call, createTestApp, readOutbox, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
 
@@ -398,6 +400,118 @@ describe('never more cover than was paid', () => {
     expect((await orderOf(owner.token, upgradeSession)).cancelUrl).toBe(`/client/pet/update/${owner.pet.id}`);
     const canceled = await call<{ location: string }>(ctx.app, 'POST', `checkout/local/${upgradeSession}/cancel`, { token: owner.token });
     expect(canceled.body.result!.location).toBe(`/client/pet/update/${owner.pet.id}`);
+  });
+});
+
+describe('upgrading yearly cover to lifetime', () => {
+  it('credits the unused days of a yearly period, pro rata, in whole cents, never more than the price', () => {
+    const expiry = new Date('2027-03-01T12:00:00Z');
+    // The day after paying: 364 of 365 days unused.
+    expect(unusedCoverCredit(1995, expiry, new Date('2026-03-02T12:00:00Z'), 4995)).toBe(1989);
+    expect(unusedCoverCredit(1995, expiry, new Date('2026-03-02T12:00:01Z'), 4995)).toBe(1989);
+    expect(unusedCoverCredit(1995, expiry, new Date('2026-09-01T11:00:00Z'), 4995)).toBe(994);
+    expect(unusedCoverCredit(1995, expiry, new Date('2027-02-28T13:00:00Z'), 4995)).toBe(5);
+    expect(unusedCoverCredit(1995, expiry, expiry, 4995)).toBe(0);
+    expect(unusedCoverCredit(1995, expiry, new Date('2027-03-02T12:00:00Z'), 4995)).toBe(0);
+    // Renewed early, more than a period ahead: one period's payment at most, and never over the cap.
+    expect(unusedCoverCredit(1995, expiry, new Date('2025-06-01T12:00:00Z'), 4995)).toBe(1995);
+    expect(unusedCoverCredit(1995, expiry, new Date('2026-03-02T12:00:00Z'), 1000)).toBe(1000);
+  });
+
+  /** An owner whose pet's yearly cover was paid yesterday (its expiry moved a day nearer). */
+  async function paidYearlyYesterday(chipId = uniqueChip()) {
+    const owner = await ownerWithPlan(yearly, chipId);
+    await pay(owner.token, sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location));
+    const [chip] = await ctx.database.db.select().from(chips).where(eq(chips.petId, owner.pet.id));
+    await ctx.database.db.update(chips).set({ expirationDate: new Date(chip!.expirationDate!.getTime() - DAY) }).where(eq(chips.id, chip!.id));
+    return owner;
+  }
+
+  it('takes the unused part of the yearly cover off the lifetime price: plan page, checkout, charge and receipt', async () => {
+    const owner = await paidYearlyYesterday();
+    const price = await call<LifetimePrice>(ctx.app, 'GET', `checkout/lifetime-price/${owner.pet.id}`, { token: owner.token });
+    expect(price.body.result).toEqual({ planPriceCents: 4995, coupon: null, discountCents: 0, creditCents: 1989, totalCents: 3006, currency: 'usd' });
+
+    const upgrade = await call<{ location: string }>(ctx.app, 'POST', `checkout/upgrade-subscription/${owner.pet.id}`, { token: owner.token });
+    const sessionId = sessionIdOf(upgrade.body.result!.location);
+    expect(await orderOf(owner.token, sessionId)).toMatchObject({ planPriceCents: 4995, discountCents: 0, creditCents: 1989, totalCents: 3006 });
+    expect((await pay(owner.token, sessionId)).status).toBe(200);
+    const [payment] = await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, sessionId));
+    expect(payment).toMatchObject({ status: 'paid', amountCents: 3006 });
+    const receipts = await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, owner.input.email));
+    const receipt = receipts.find((m) => m.text.includes('Lifetime Protection'))!;
+    expect(receipt.text).toContain('We received $30.06 for Lifetime Protection');
+    expect(receipt.text).toContain('Credit for unused yearly cover: -$19.89. Total paid: $30.06.');
+    expect(receipt.html).toContain('Credit for unused yearly cover: -$19.89.');
+    expect((await petOf(owner.token, owner.pet.id)).chips[0]).toMatchObject({ oneTime: true, expirationDate: null });
+  });
+
+  it('credits what was paid (the coupon price), and takes it off the coupon price of lifetime', async () => {
+    const owner = await paidYearlyYesterday(uniqueChip('900164'));
+    const price = (await call<LifetimePrice>(ctx.app, 'GET', `checkout/lifetime-price/${owner.pet.id}`, { token: owner.token })).body.result!;
+    // 499 paid for the year, 364 days of 365 unused; lifetime 4995 less 75% is 1249.
+    expect(price).toMatchObject({ coupon: 'STL2025', discountCents: 3746, creditCents: 497, totalCents: 752 });
+    const upgrade = await call<{ location: string }>(ctx.app, 'POST', `checkout/upgrade-subscription/${owner.pet.id}`, { token: owner.token });
+    expect(await orderOf(owner.token, sessionIdOf(upgrade.body.result!.location))).toMatchObject({ discountCents: 3746, creditCents: 497, totalCents: 752 });
+  });
+
+  it('credits nothing without paid yearly cover, and tells the price to the owner and an administrator only', async () => {
+    const owner = await ownerWithPlan(lifetime);
+    const price = await call<LifetimePrice>(ctx.app, 'GET', `checkout/lifetime-price/${owner.pet.id}`, { token: owner.token });
+    expect(price.body.result).toMatchObject({ creditCents: 0, totalCents: 4995 });
+    const sessionId = sessionIdOf((await startCheckout(owner.token, owner.pet.id)).body.result!.location);
+    expect(await orderOf(owner.token, sessionId)).toMatchObject({ creditCents: 0, totalCents: 4995 });
+
+    const covered = await paidYearlyYesterday();
+    const intruder = await signUpOwner(ctx.app);
+    const refused = await call(ctx.app, 'GET', `checkout/lifetime-price/${covered.pet.id}`, { token: intruder.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors).toEqual([messages.forbidden]);
+    expect((await call(ctx.app, 'GET', `checkout/lifetime-price/${covered.pet.id}`)).status).toBe(401);
+    await ensureAdministrator(ctx.database.db, { email: 'root@example.com', password: 'Admin#Pass1' });
+    const admin = (await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email: 'root@example.com', password: 'Admin#Pass1' } })).body.result!;
+    const asAdmin = await call<LifetimePrice>(ctx.app, 'GET', `checkout/lifetime-price/${covered.pet.id}`, { token: admin.token });
+    expect(asAdmin.body.result).toMatchObject({ creditCents: 1989, totalCents: 3006 });
+    expect((await call(ctx.app, 'GET', 'checkout/lifetime-price/abc', { token: owner.token })).status).toBe(400);
+  });
+});
+
+describe('a production portal without Stripe', () => {
+  // ALLOW_TEST_PAYMENTS=true makes it a portal like the one above (config.test.ts), whose checkout pays.
+  let refusing: TestContext;
+  beforeAll(async () => {
+    refusing = await createTestApp({ env: { NODE_ENV: 'production' } });
+  });
+  afterAll(() => refusing.close());
+
+  it('refuses the simulated checkout: nothing opened, and a checkout opened before takes no card', async () => {
+    const owner = await signUpOwner(refusing.app);
+    const pet = await registerPet(refusing.app, owner.token);
+    const plans = (await call<{ plans: { id: number }[] }>(refusing.app, 'GET', 'pet/plans')).body.result!.plans;
+    await call(refusing.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: pet.id, planId: plans[0]!.id } });
+    const started = await call(refusing.app, 'GET', `checkout/stripe-subscription/${pet.id}`, { token: owner.token });
+    expect(started.status).toBe(503);
+    expect(started.body.errors).toEqual([messages.testPaymentsRefused]);
+    expect(await refusing.database.db.$count(checkoutSessions)).toBe(0);
+
+    await refusing.database.db.insert(checkoutSessions).values({
+      id: 'cs_local_before_the_switch',
+      provider: 'local',
+      userId: owner.user.id,
+      petId: pet.id,
+      planId: plans[0]!.id,
+      amountCents: 1995,
+      currency: 'usd',
+      cancelPath: '/client',
+    });
+    const paid = await call(refusing.app, 'POST', 'checkout/local/cs_local_before_the_switch/pay', {
+      token: owner.token,
+      body: { name: 'Jamie Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' },
+    });
+    expect(paid.status).toBe(503);
+    expect(paid.body.errors).toEqual([messages.testPaymentsRefused]);
+    expect(await refusing.database.db.$count(payments)).toBe(0);
+    expect((await call<Pet>(refusing.app, 'GET', `Pet/${pet.id}`, { token: owner.token })).body.result!.isActive).toBe(false);
   });
 });
 

@@ -18,7 +18,8 @@ const WEBHOOK_SECRET = 'whsec_test_secret';
 const fake = {
   requests: [] as { method: string; path: string; form: URLSearchParams }[],
   sessions: new Map<string, { paid: boolean; mode: string; amount: number; subscription: string | null }>(),
-  coupons: new Set<string>(),
+  /** Coupons by id: a one-off one takes its amount off the session it is on. */
+  coupons: new Map<string, { amountOff: number | null; duration: string }>(),
   canceled: [] as string[],
   failCancellations: false,
   /** How long a cancellation takes to answer, so that two callers' requests can overlap. */
@@ -38,7 +39,9 @@ function stripeAnswer(method: string, path: string, form: URLSearchParams): [num
   if (method === 'POST' && path === '/v1/checkout/sessions') {
     const id = `cs_test_${++fake.serial}`;
     const mode = form.get('mode')!;
-    fake.sessions.set(id, { paid: false, mode, amount: Number(form.get('line_items[0][price_data][unit_amount]')), subscription: null });
+    const amountOff = fake.coupons.get(form.get('discounts[0][coupon]') ?? '')?.amountOff ?? 0;
+    const amount = Number(form.get('line_items[0][price_data][unit_amount]')) - amountOff;
+    fake.sessions.set(id, { paid: false, mode, amount, subscription: null });
     return [200, { id, object: 'checkout.session', url: `https://checkout.stripe.test/${id}` }];
   }
   const session = /^\/v1\/checkout\/sessions\/(cs_test_\d+)$/.exec(path);
@@ -64,8 +67,9 @@ function stripeAnswer(method: string, path: string, form: URLSearchParams): [num
     return fake.coupons.has(coupon[1]!) ? [200, { id: coupon[1], object: 'coupon' }] : [404, { error: { type: 'invalid_request_error', message: 'No such coupon' } }];
   }
   if (method === 'POST' && path === '/v1/coupons') {
-    fake.coupons.add(form.get('id')!);
-    return [200, { id: form.get('id'), object: 'coupon' }];
+    const id = form.get('id') ?? `co_${++fake.serial}`;
+    fake.coupons.set(id, { amountOff: form.has('amount_off') ? Number(form.get('amount_off')) : null, duration: form.get('duration')! });
+    return [200, { id, object: 'coupon' }];
   }
   if (method === 'POST' && path === '/v1/billing_portal/sessions') return [200, { id: 'bps_1', url: `https://billing.stripe.test/${form.get('customer')}` }];
   const subscription = /^\/v1\/subscriptions\/(\w+)$/.exec(path);
@@ -243,6 +247,33 @@ describe('Stripe Checkout', () => {
     // The registration itself runs until its expiry.
     const [chip] = await ctx.database.db.select().from(chips).where(eq(chips.petId, other.pet.id));
     expect(chip!.isActive).toBe(true);
+  });
+
+  it('takes the unused part of a yearly plan paid yesterday off the lifetime upgrade, as a one-off coupon', async () => {
+    const buyer = await checkout(yearly);
+    Object.assign(fake.sessions.get(buyer.sessionId)!, { paid: true, subscription: 'sub_credited' });
+    await sendWebhook({ type: 'checkout.session.completed', data: { object: { id: buyer.sessionId } } });
+    const [chip] = await ctx.database.db.select().from(chips).where(eq(chips.petId, buyer.pet.id));
+    await ctx.database.db.update(chips).set({ expirationDate: new Date(chip!.expirationDate!.getTime() - 86_400_000) }).where(eq(chips.id, chip!.id));
+
+    const upgrade = await call<{ location: string }>(ctx.app, 'POST', `checkout/upgrade-subscription/${buyer.pet.id}`, { token: buyer.token });
+    const upgradeSession = upgrade.body.result!.location.split('/').at(-1)!;
+    const created = fake.requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!.form;
+    expect(created.get('line_items[0][price_data][unit_amount]')).toBe('4995');
+    const coupon = created.get('discounts[0][coupon]')!;
+    expect(fake.coupons.get(coupon)).toEqual({ amountOff: 1989, duration: 'once' });
+    const couponRequest = fake.requests.filter((r) => r.path === '/v1/coupons').at(-1)!.form;
+    expect(couponRequest.get('currency')).toBe('usd');
+    expect(couponRequest.get('name')).toBe('Credit for unused yearly cover');
+
+    fake.sessions.get(upgradeSession)!.paid = true;
+    await sendWebhook({ type: 'checkout.session.completed', data: { object: { id: upgradeSession } } });
+    const [payment] = await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, upgradeSession));
+    expect(payment).toMatchObject({ status: 'paid', amountCents: 3006 });
+    const receipts = await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, buyer.input.email));
+    const receipt = receipts.find((m) => m.text.includes('Lifetime Protection'))!;
+    expect(receipt.text).toContain('Credit for unused yearly cover: -$19.89. Total paid: $30.06.');
+    expect(fake.canceled).toContain('sub_credited');
   });
 
   it('keeps trying to stop a replaced subscription until Stripe confirms', async () => {
@@ -491,5 +522,32 @@ describe('a lost pet alert paid through Stripe', () => {
     const billing = await call<BillingOverview>(ctx.app, 'GET', 'payment/billing', { token });
     expect(billing.body.result!.subscriptions).toEqual([]);
     expect(billing.body.result!.payments).toEqual([expect.objectContaining({ planName: 'Lost Pet Alert', amountCents: 1499 })]);
+  });
+
+  it('records an alert checkout paid after cover was bought as due for a refund, and sends the alert free', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const chipped = await registerPet(ctx.app, owner.token, uniqueChip());
+    const pet = (await call<Pet>(ctx.app, 'PUT', 'Pet/pet-profile', { token: owner.token, body: await kit.profileOf(chipped) })).body.result!;
+    const site = await kit.siteNear('63101', 6);
+    const alertSession = (await kit.sendAlert(owner.token, pet.id)).body.result!.location.split('/').at(-1)!;
+
+    await call(ctx.app, 'PUT', 'Pet/update-plan', { token: owner.token, body: { id: pet.id, planId: lifetime } });
+    const plan = await call<{ location: string }>(ctx.app, 'GET', `checkout/stripe-subscription/${pet.id}`, { token: owner.token });
+    const planSession = plan.body.result!.location.split('/').at(-1)!;
+    fake.sessions.get(planSession)!.paid = true;
+    await sendWebhook({ type: 'checkout.session.completed', data: { object: { id: planSession } } });
+
+    // Stripe completes the alert's session anyway.
+    fake.sessions.get(alertSession)!.paid = true;
+    expect((await sendWebhook({ type: 'checkout.session.completed', data: { object: { id: alertSession } } })).status).toBe(200);
+    const [late] = await ctx.database.db.select().from(payments).where(eq(payments.providerSessionId, alertSession));
+    expect(late).toMatchObject({ status: 'refund_due', amountCents: 1499, refundReason: messages.checkoutClosed });
+    const alert = (await call<PetAlert>(ctx.app, 'GET', `petalert/alerts/bypet/${pet.id}`, { token: owner.token })).body.result!;
+    expect(alert.status).toBe('paid');
+    expect(await kit.recipientsOf(alert.id)).toContain(site.email);
+    const confirmation = (await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, owner.input.email))).find((m) =>
+      m.subject.startsWith('Your lost pet alert'),
+    );
+    expect(confirmation!.text).toContain("It was sent at no charge: Biscuit's protection plan includes alerts.");
   });
 });

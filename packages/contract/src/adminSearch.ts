@@ -93,4 +93,8 @@ export interface CardTransactionRow {
   currency: string;
   /** paid, or refund_due (taken but not applied, waiting for a refund). */
   status: string;
+  /** The pet paid for (its record is /admin/pet/{petId}), and what was bought: a plan or a lost pet alert. */
+  petId: number | null;
+  petName: string | null;
+  product: string | null;
 }

@@ -86,6 +86,13 @@ export const openPixelParams = requestObject({
 export const alertIdParams = requestObject({ id: idParam() });
 
 /** Where the browser goes next: the alert checkout, or the confirmation page when nothing is due. */
+/** GET petalert/alert-price: what a lost pet alert costs, and the signed-in owner's pets whose protection sends theirs free. */
+export interface AlertPrices {
+  priceCents: number;
+  currency: string;
+  freePetIds: number[];
+}
+
 export interface AlertLocation {
   location: string;
 }

@@ -117,6 +117,7 @@ export const messages = {
   cardCvcInvalid: 'Enter the 3 or 4 digit security code',
   cardDeclined: 'Your card was declined. Please use another card.',
   testCardsOnly: 'This portal takes test payments only: use card 4242 4242 4242 4242.',
+  testPaymentsRefused: 'Card payments are not set up on this portal yet. Nothing was charged; please try again later.',
   webhookSignatureInvalid: 'Invalid webhook signature',
   socialEmailMissing: 'Your account did not share an email address, which we need to sign you in.',
   currentPasswordRequired: 'Enter your current password to change your email',

@@ -65,7 +65,10 @@ export interface CheckoutOrder {
   oneTime: boolean;
   planPriceCents: number;
   coupon: string | null;
+  /** The coupon's part. */
   discountCents: number;
+  /** Credit for unused yearly cover, on a lifetime plan that replaces it. */
+  creditCents: number;
   collarTagCents: number;
   totalCents: number;
   currency: string;
@@ -73,6 +76,17 @@ export interface CheckoutOrder {
   cancelUrl: string;
   /** Where the buyer goes once it is paid: the Thank You page, or Lost Pet Alert Sent for an alert. */
   successUrl: string;
+}
+
+/** GET checkout/lifetime-price/{id}: what lifetime cover costs the pet now (Upgrade to Lifetime, the plan choice). */
+export interface LifetimePrice {
+  planPriceCents: number;
+  coupon: string | null;
+  discountCents: number;
+  /** The unused part of the yearly cover paid for the pet, taken off. */
+  creditCents: number;
+  totalCents: number;
+  currency: string;
 }
 
 /** Payment completion result of spec section 3. */

@@ -392,6 +392,8 @@ export const checkoutSessions = pgTable(
     coupon: text('coupon'),
     withCollarTag: boolean('with_collar_tag').notNull().default(false),
     amountCents: integer('amount_cents').notNull(),
+    /** Credit for unused yearly cover taken off a lifetime plan (already out of amountCents). */
+    creditCents: integer('credit_cents').notNull().default(0),
     currency: text('currency').notNull(),
     /** The chip the cover is for: completion refuses it once the pet's chip is another. */
     chipRowId: integer('chip_row_id').references(() => chips.id),

@@ -1,9 +1,11 @@
-/** What a checkout sells: one plan for one pet, maybe a collar tag, maybe a coupon on the first payment. */
+/** What a checkout sells: one plan for one pet, maybe a collar tag, maybe a coupon or a credit on the first payment. */
 export interface CheckoutRequest {
   customer: { email: string; name: string; providerCustomerId: string | null };
   pet: { id: number; name: string };
   plan: { name: string; priceCents: number; currency: string; oneTime: boolean; priceId: string | null };
   coupon: { code: string; percentOff: number } | null;
+  /** A one-off amount off this checkout (a credit for unused yearly cover), in place of the coupon. */
+  discount: { amountOffCents: number; name: string } | null;
   collarTagCents: number | null;
   /** Where the provider sends the buyer after paying; `{CHECKOUT_SESSION_ID}` is replaced by the provider. */
   successUrl: string;

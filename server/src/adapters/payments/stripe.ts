@@ -30,6 +30,12 @@ export function createStripePayments(settings: StripeSettings): PaymentProvider 
     return coupon.id;
   }
 
+  /** A coupon for one checkout only: an amount off, once. */
+  async function oneOffCoupon(discount: { amountOffCents: number; name: string }, currency: string): Promise<string> {
+    const coupon = await stripe.coupons.create({ amount_off: discount.amountOffCents, currency, duration: 'once', max_redemptions: 1, name: discount.name });
+    return coupon.id;
+  }
+
   function lineItems(request: CheckoutRequest): Stripe.Checkout.SessionCreateParams.LineItem[] {
     const { plan } = request;
     const planItem: Stripe.Checkout.SessionCreateParams.LineItem = plan.priceId
@@ -61,6 +67,7 @@ export function createStripePayments(settings: StripeSettings): PaymentProvider 
         customer: customerId,
         line_items: lineItems(request),
         ...(request.coupon && { discounts: [{ coupon: await couponFor(request.coupon.code, request.coupon.percentOff) }] }),
+        ...(request.discount && { discounts: [{ coupon: await oneOffCoupon(request.discount, request.plan.currency) }] }),
         success_url: request.successUrl,
         cancel_url: request.cancelUrl,
         metadata: request.metadata,

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { messages, type PetRegistration, type PetUploadColumn, type PetUploadStatus } from '@petreg/contract';
+import { isSameEmail, messages, type PetRegistration, type PetUploadColumn, type PetUploadStatus } from '@petreg/contract';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { CsvRowResult } from '../../csvFiles.js';
 import type { Transaction } from '../../db/client.js';
 import { chips, mailOutbox, petBreeds, pets, users } from '../../db/schema.js';
 import { createShortLinks } from '../public/shortLinks.js';
 import { findAccounts, openAccounts, shelterAccount, type ExistingAccount } from './bulkUploadAccounts.js';
-import { petsRegisteredByShelterEmail } from './emails.js';
+import { petsRegisteredByShelterEmail, petsRegisteredToShelterEmail } from './emails.js';
 import type { CheckedPetRow, NewOwner } from './bulkUploadRows.js';
 
 export type PetRowResult = CsvRowResult<PetUploadColumn, PetUploadStatus>;
@@ -105,8 +105,9 @@ function decide(registry: Registry, owner: string, pet: PetRegistration): { stat
 }
 
 /**
- * Tells each owner of an account that existed before the upload, by one e-mail in the chunk's
- * transaction, which pets the shelter registered to it: a file never adds pets to an account silently.
+ * Tells each owner of an account that existed before the upload (the shelter's own included), by one
+ * e-mail in the chunk's transaction, which pets the upload registered to it: a file never adds pets
+ * to an account silently.
  */
 async function tellExistingOwners(
   tx: Transaction,
@@ -118,7 +119,11 @@ async function tellExistingOwners(
   for (const { owner, pet } of told) petNames.set(owner, [...(petNames.get(owner) ?? []), pet.name]);
   if (petNames.size === 0) return;
   await tx.insert(mailOutbox).values(
-    [...petNames].map(([owner, names]) => ({ recipient: owner, ...petsRegisteredByShelterEmail(existing.get(owner)!.firstName, shelterEmail, names) })),
+    [...petNames].map(([owner, names]) => {
+      const { firstName } = existing.get(owner)!;
+      const email = isSameEmail(owner, shelterEmail) ? petsRegisteredToShelterEmail(firstName, names) : petsRegisteredByShelterEmail(firstName, shelterEmail, names);
+      return { recipient: owner, ...email };
+    }),
   );
 }
 
@@ -153,7 +158,7 @@ export async function registerChunk(
     if (owner && !existing.has(email) && !described.has(email)) described.set(email, owner);
   }
   const creating: { row: CheckedPetRow; pet: PetRegistration; owner: string; publicId: string }[] = [];
-  // Pets a row with an owner's e-mail gives an account that existed before the upload: its owner is told.
+  // Pets given to an account that existed before the upload: its owner is told.
   const told: { owner: string; pet: PetRegistration }[] = [];
   const results = rows.map((row): PetRowResult => {
     if (!row.pet) return { cells: row.cells, status: 'error', reason: row.errors.join(' ') };
@@ -166,9 +171,10 @@ export async function registerChunk(
     const decision = decide(registry, owner, row.pet);
     if (decision.status !== 'created') return { cells: row.cells, ...decision };
     creating.push({ row, pet: row.pet, owner, publicId: randomUUID() });
-    if (!account || !row.ownerEmail || registry.opened.has(owner)) return { cells: row.cells, status: 'created', reason: '' };
+    if (!account || registry.opened.has(owner)) return { cells: row.cells, status: 'created', reason: '' };
     told.push({ owner, pet: row.pet });
-    return { cells: row.cells, status: 'created', reason: messages.petUploadExistingAccount };
+    // A row without an owner's e-mail names no owner details to leave out.
+    return { cells: row.cells, status: 'created', reason: row.ownerEmail ? messages.petUploadExistingAccount : '' };
   });
   await tellExistingOwners(tx, context.shelterEmail, existing, told);
   // Only owners who get a pet are given an account: a row refused or skipped opens none.

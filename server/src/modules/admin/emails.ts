@@ -35,3 +35,20 @@ export function petsRegisteredByShelterEmail(firstName: string, shelterEmail: st
     html: `<p>${escapeHtml(greeting(firstName))}</p><p>The shelter ${escapeHtml(shelterEmail)} registered these pets to your pet registry account: ${escapeHtml(list)}. Sign in to check their details and choose a plan to activate their microchips.</p><p>If you do not know these pets, please contact our support.</p>`,
   };
 }
+
+/** To the existing account named as the shelter of an upload: the pets it now holds. */
+export function petsRegisteredToShelterEmail(firstName: string, petNames: readonly string[]) {
+  const list = petNames.join(', ');
+  return {
+    kind: 'shelter-upload' as const,
+    subject: 'Pets were registered to your account',
+    text: `${greeting(firstName)}
+
+Our support team uploaded a list of pets naming your account as the shelter, and registered these pets to it: ${list}.
+Sign in to check their details and choose a plan to activate their microchips.
+
+If you do not know these pets, please contact our support.
+`,
+    html: `<p>${escapeHtml(greeting(firstName))}</p><p>Our support team uploaded a list of pets naming your account as the shelter, and registered these pets to it: ${escapeHtml(list)}. Sign in to check their details and choose a plan to activate their microchips.</p><p>If you do not know these pets, please contact our support.</p>`,
+  };
+}

@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import { queryRows, type Database } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
 import { countedMatches, matchCount } from '../../db/matchCount.js';
-import { chips, nationalPhoneDigits, ownerFullName, payments, pets, states, users } from '../../db/schema.js';
+import { chips, nationalPhoneDigits, ownerFullName, payments, pets, plans, states, users } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 
 export type AdminSearch = ReturnType<typeof createAdminSearch>;
@@ -180,9 +180,14 @@ export function createAdminSearch(deps: { db: Database }) {
           amount: payments.amountCents,
           currency: payments.currency,
           status: payments.status,
+          petId: pets.id,
+          petName: pets.name,
+          product: plans.name,
         })
         .from(payments)
         .innerJoin(users, eq(users.id, payments.userId))
+        .leftJoin(pets, eq(pets.id, payments.petId))
+        .leftJoin(plans, eq(plans.id, payments.planId))
         .where(eq(payments.cardLast4, key))
         .orderBy(desc(payments.createdAt), desc(payments.id))
         .limit(cardPaymentSearchLimit);
@@ -195,6 +200,9 @@ export function createAdminSearch(deps: { db: Database }) {
         amount: row.amount,
         currency: row.currency,
         status: row.status,
+        petId: row.petId,
+        petName: row.petName,
+        product: row.product,
       }));
     },
   };

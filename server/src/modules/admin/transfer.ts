@@ -37,6 +37,8 @@ export function createPetTransfer({ db, accounts, payments, publicUrl }: { db: D
           const { user: next, invited } = await accountForInvitee(tx, publicUrl, email);
           if (next.id === pet.userId) throw conflict(messages.petAlreadyOwned);
           if (!next.isActive) throw conflict(messages.transferAccountInactive);
+          // As with an upload: the registry's staff never hold owners' pets.
+          if (next.roles.includes('admin')) throw conflict(messages.petUploadAccountAdmin);
 
           const now = new Date();
           await tx.update(pets).set({ userId: next.id, updatedAt: now }).where(eq(pets.id, pet.id));

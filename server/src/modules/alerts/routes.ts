@@ -34,6 +34,10 @@ export const alertRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = asyn
     answer(await alerts.checkout(sessionOf(request), request.body.petId)),
   );
 
+  app.get('/petalert/alert-price', { schema: { tags }, config: { auth: 'signedIn' } }, async (request) =>
+    answer(await alerts.alertPrices(sessionOf(request))),
+  );
+
   app.get('/petalert/alerts/bypet/:id', { schema: { tags, params: alertIdParams }, config: { auth: 'signedIn' } }, async (request) =>
     answer(await alerts.currentAlert(sessionOf(request), request.params.id)),
   );

@@ -52,6 +52,7 @@ export function createAlertSending(deps: AlertDeps) {
       plan: price!,
       amountCents: price!.priceCents,
       coupon: null,
+      creditCents: 0,
       collarTagCents: null,
       chipRowId: null,
       alertId,

@@ -1,5 +1,6 @@
 import { createAlertAnalytics } from './analytics.js';
 import { createAlertFound } from './found.js';
+import { createAlertPrice } from './price.js';
 import { createAlertSending } from './sending.js';
 import type { AlertDeps } from './shared.js';
 import { createAlertTracking } from './tracking.js';
@@ -12,6 +13,7 @@ export function createAlertService(deps: AlertDeps) {
     ...createAlertSending(deps),
     ...createAlertAnalytics(deps),
     ...createAlertFound(deps),
+    ...createAlertPrice(deps),
     ...createAlertTracking(deps),
   };
 }

@@ -2,27 +2,23 @@ import {
   alertSentPath,
   collarTagPriceCents,
   couponCode,
-  couponPercentOff,
   isCouponChip,
-  withCoupon,
   messages,
   paths,
   protectionPlanKeys,
   withId,
-  type CheckoutOrder,
+  type LifetimePrice,
   type Plan,
-  type cardSchema,
   type checkoutQuerySchema,
 } from '@petreg/contract';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
-import { chargeTestCard } from '../../adapters/payments/local.js';
 import { checkoutSessions, pets, plans, users } from '../../db/schema.js';
-import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import { badRequest, conflict } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import { findOwnedPet } from '../pets/ownership.js';
-import type { Completion } from './completion.js';
-import { cancelOpenCheckouts, collarTagOnSale, currentChip, hasLifetimeCover, ownedCheckout, type CheckoutRow, type PaymentDeps } from './shared.js';
+import { checkoutPrice } from './pricing.js';
+import { cancelOpenCheckouts, collarTagOnSale, currentChip, hasLifetimeCover, refuseTestPayments, type CheckoutRow, type PaymentDeps } from './shared.js';
 
 function toPlan(row: typeof plans.$inferSelect): Plan {
   return {
@@ -41,7 +37,7 @@ function toPlan(row: typeof plans.$inferSelect): Plan {
  * Where a paid checkout leads, with its session id (the page confirms the payment by it): Lost Pet
  * Alert Sent for an alert, the Thank You page for a plan.
  */
-function successPath(checkout: Pick<CheckoutRow, 'petId' | 'alertId'>, sessionId: string): string {
+export function successPath(checkout: Pick<CheckoutRow, 'petId' | 'alertId'>, sessionId: string): string {
   const page = checkout.alertId ? alertSentPath(checkout.petId) : paths.petRegistrationComplete;
   return `${page}?session_id=${sessionId}`;
 }
@@ -52,6 +48,8 @@ export interface Purchase {
   plan: typeof plans.$inferSelect;
   amountCents: number;
   coupon: { code: string; percentOff: number } | null;
+  /** Credit for unused yearly cover, taken off a lifetime plan's price. */
+  creditCents: number;
   collarTagCents: number | null;
   /** The chip a plan covers; null for an alert. */
   chipRowId: number | null;
@@ -60,8 +58,11 @@ export interface Purchase {
   cancelPath: string;
 }
 
-/** Choosing a plan and paying for it: the provider's checkout, or the portal's own page. */
-export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion, 'complete'>) {
+/** The name of the one-off discount a credit gives at the provider. */
+const creditName = (coupon: { code: string } | null) => (coupon ? `${coupon.code} and credit for unused yearly cover` : 'Credit for unused yearly cover');
+
+/** Choosing a plan and opening its checkout: the provider's, or the portal's own page (localCheckout.ts). */
+export function createCheckout(deps: PaymentDeps) {
   const { db, provider, publicUrl } = deps;
 
   /** Chooses the pet's plan. Checkouts started before are for what was chosen then, so they end; the new one starts after. */
@@ -106,14 +107,14 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
     if (query.coupon && (query.coupon !== couponCode || !eligible)) throw badRequest(messages.couponNotEligible);
     if (query.isTagSelected && !(await collarTagOnSale(db))) throw badRequest(messages.collarTagUnavailable);
 
-    const coupon = eligible ? { code: couponCode, percentOff: couponPercentOff } : null;
     const collarTagCents = query.isTagSelected ? collarTagPriceCents : null;
-    const subtotal = plan.priceCents + (collarTagCents ?? 0);
+    const price = await checkoutPrice(db, petId, plan, chip, collarTagCents);
     return openCheckout({
       pet,
       plan,
-      amountCents: coupon ? withCoupon(subtotal) : subtotal,
-      coupon,
+      amountCents: price.totalCents,
+      coupon: price.coupon,
+      creditCents: price.creditCents,
       collarTagCents,
       chipRowId: chip.id,
       alertId: null,
@@ -123,13 +124,17 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
 
   /** Starts a checkout at the provider and records it; answers where to send the browser. */
   async function openCheckout(purchase: Purchase): Promise<{ location: string }> {
-    const { pet, plan, coupon } = purchase;
+    refuseTestPayments(deps);
+    const { pet, plan, coupon, creditCents } = purchase;
     const [owner] = await db.select().from(users).where(eq(users.id, pet.userId));
+    const listCents = plan.priceCents + (purchase.collarTagCents ?? 0);
     const started = await provider.startCheckout({
       customer: { email: owner!.email, name: `${owner!.firstName} ${owner!.lastName}`, providerCustomerId: owner!.paymentCustomerId },
       pet: { id: pet.id, name: pet.name },
       plan: { name: plan.name, priceCents: plan.priceCents, currency: plan.currency, oneTime: plan.oneTime, priceId: plan.priceId },
-      coupon,
+      // The provider takes one discount a checkout: a credit carries the coupon's part too.
+      coupon: creditCents ? null : coupon,
+      discount: creditCents ? { amountOffCents: listCents - purchase.amountCents, name: creditName(coupon) } : null,
       collarTagCents: purchase.collarTagCents,
       successUrl: `${publicUrl}${successPath({ petId: pet.id, alertId: purchase.alertId }, '{CHECKOUT_SESSION_ID}')}`,
       cancelUrl: `${publicUrl}${purchase.cancelPath}`,
@@ -152,6 +157,7 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
       coupon: coupon?.code ?? null,
       withCollarTag: Boolean(purchase.collarTagCents),
       amountCents: purchase.amountCents,
+      creditCents,
       currency: plan.currency,
       chipRowId: purchase.chipRowId,
       alertId: purchase.alertId,
@@ -159,14 +165,6 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
     });
     return { location: started.url };
   }
-
-  /** A session of the portal's own checkout, for its owner. */
-  async function localCheckout(session: Session, sessionId: string) {
-    const checkout = await ownedCheckout(db, session, sessionId);
-    if (checkout.provider !== 'local') throw notFound(messages.notFound);
-    return checkout;
-  }
-
   return {
     updatePlan,
     startCheckout,
@@ -182,6 +180,22 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
       return { planPrice: collarTagPriceCents / 100, currency: 'usd', inStock: await collarTagOnSale(db) };
     },
 
+    /** What lifetime cover costs this pet now: its price, less the coupon and the credit of the yearly cover it replaces. */
+    async lifetimePrice(session: Session, petId: number): Promise<LifetimePrice> {
+      await findOwnedPet(db, session, petId);
+      const chip = await chipToCover(petId);
+      const [lifetime] = await db.select().from(plans).where(eq(plans.planKey, 'lifetime'));
+      const price = await checkoutPrice(db, petId, lifetime!, chip, null);
+      return {
+        planPriceCents: lifetime!.priceCents,
+        coupon: price.coupon?.code ?? null,
+        discountCents: price.couponDiscountCents,
+        creditCents: price.creditCents,
+        totalCents: price.totalCents,
+        currency: lifetime!.currency,
+      };
+    },
+
     /** Upgrade to Lifetime: the pet's plan becomes lifetime and a checkout for it starts. */
     async upgrade(session: Session, petId: number): Promise<{ location: string }> {
       await findOwnedPet(db, session, petId);
@@ -191,65 +205,6 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
       await updatePlan(session, petId, lifetime!.id);
       // The upgrade starts on the pet's page, so canceling it goes back there.
       return startCheckout(session, petId, { petFlow: false, isTagSelected: false }, withId(paths.clientPetUpdate, petId));
-    },
-
-    async localOrder(session: Session, sessionId: string): Promise<CheckoutOrder> {
-      const checkout = await localCheckout(session, sessionId);
-      const [row] = await db
-        .select({ petName: pets.name, plan: plans })
-        .from(pets)
-        .innerJoin(plans, eq(plans.id, checkout.planId))
-        .where(eq(pets.id, checkout.petId));
-      const collarTagCents = checkout.withCollarTag ? collarTagPriceCents : 0;
-      const subtotal = row!.plan.priceCents + collarTagCents;
-      return {
-        sessionId: checkout.id,
-        petName: row!.petName,
-        planName: row!.plan.name,
-        oneTime: row!.plan.oneTime,
-        planPriceCents: row!.plan.priceCents,
-        coupon: checkout.coupon,
-        discountCents: subtotal - checkout.amountCents,
-        collarTagCents,
-        totalCents: checkout.amountCents,
-        currency: checkout.currency,
-        status: checkout.status as CheckoutOrder['status'],
-        cancelUrl: checkout.cancelPath,
-        successUrl: successPath(checkout, encodeURIComponent(checkout.id)),
-      };
-    },
-
-    /** The portal's own checkout: test cards decide, and a paid card completes like a Stripe webhook. */
-    async payLocal(session: Session, sessionId: string, card: z.output<typeof cardSchema>): Promise<{ location: string }> {
-      const checkout = await localCheckout(session, sessionId);
-      if (checkout.status !== 'open') throw conflict(messages.checkoutClosed);
-      const [, month, year] = /^(\d{2})\s*\/\s*(\d{2})$/.exec(card.expiry)!;
-      if (new Date(Date.UTC(2000 + Number(year), Number(month), 1)) <= new Date()) throw badRequest(messages.cardExpired);
-      const charge = chargeTestCard(card.cardNumber);
-      if (charge.outcome === 'declined') throw new AppError(402, [messages.cardDeclined]);
-      if (charge.outcome === 'not-a-test-card') throw badRequest(messages.testCardsOnly);
-      const [owner] = await db.select({ email: users.email }).from(users).where(eq(users.id, checkout.userId));
-      const [plan] = await db.select({ oneTime: plans.oneTime }).from(plans).where(eq(plans.id, checkout.planId));
-      await complete({
-        sessionId: checkout.id,
-        paymentId: `pi_local_${checkout.id.slice(9)}`,
-        subscriptionId: plan!.oneTime ? null : `sub_local_${checkout.id.slice(9)}`,
-        cardLast4: charge.last4,
-        amountCents: checkout.amountCents,
-        currency: checkout.currency,
-        customerName: card.name,
-        customerEmail: owner!.email,
-      }, 'refuse');
-      return { location: successPath(checkout, encodeURIComponent(checkout.id)) };
-    },
-
-    async cancelLocal(session: Session, sessionId: string): Promise<{ location: string }> {
-      const checkout = await localCheckout(session, sessionId);
-      await db
-        .update(checkoutSessions)
-        .set({ status: 'canceled' })
-        .where(and(eq(checkoutSessions.id, checkout.id), eq(checkoutSessions.status, 'open')));
-      return { location: checkout.cancelPath };
     },
   };
 }

@@ -49,7 +49,8 @@ export function createCompletion(deps: PaymentDeps) {
         ? await fulfilments.forAlert(tx, checkout!, paid)
         : await fulfilments.forPlan(tx, checkout!, pet!, owner!, paid);
       // The pet changed hands (or was removed) while its checkout was open: its payer no longer has it.
-      const refusal = pet!.userId !== checkout!.userId || pet!.deletedAt ? messages.checkoutPetChangedHands : fulfilment.refusal;
+      const changedHands = pet!.userId !== checkout!.userId || Boolean(pet!.deletedAt);
+      const refusal = changedHands ? messages.checkoutPetChangedHands : fulfilment.refusal;
       if (refusal && onRefusal === 'refuse') {
         await tx.update(checkoutSessions).set({ status: 'canceled' }).where(eq(checkoutSessions.id, checkout!.id));
         return { kind: 'refused' as const, reason: refusal };
@@ -77,6 +78,7 @@ export function createCompletion(deps: PaymentDeps) {
           .update(checkoutSessions)
           .set({ status: 'refund_due', completedAt: new Date(), subscriptionId: paid.subscriptionId, subscriptionStatus: paid.subscriptionId ? 'canceling' : null })
           .where(eq(checkoutSessions.id, checkout!.id));
+        if (!changedHands) await fulfilment.whenRefundDue?.();
         return { kind: 'refundDue' as const, reason: refusal };
       }
       await fulfilment.apply();

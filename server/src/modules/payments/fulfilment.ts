@@ -5,7 +5,7 @@ import type { Transaction } from '../../db/client.js';
 import { checkoutSessions, chips, mailOutbox, petAlerts, pets, plans, users } from '../../db/schema.js';
 import { sendAlert } from '../alerts/dispatch.js';
 import { receiptEmail } from './emails.js';
-import { currentChip, hasLifetimeCover, type CheckoutRow, type ChipRow } from './shared.js';
+import { cancelOpenCheckouts, currentChip, hasActiveCover, hasLifetimeCover, type CheckoutRow, type ChipRow } from './shared.js';
 
 /** One year on from the later of now and the current expiry, so renewing early loses nothing. */
 export function nextExpiry(current: Date | null, now = new Date()): Date {
@@ -39,6 +39,8 @@ export interface Fulfilment {
   /** Why it cannot be given (the payment is then refused or due for a refund), or null. */
   refusal: string | null;
   apply(): Promise<void>;
+  /** What still happens when the payment is recorded for a refund instead (for the payer, who still has the pet). */
+  whenRefundDue?(): Promise<void>;
 }
 
 /** What each kind of checkout gives: a protection plan, or a lost pet alert. */
@@ -78,6 +80,8 @@ export function createFulfilments({ publicUrl }: { publicUrl: string }) {
               ne(checkoutSessions.id, checkout.id),
             ),
           );
+        // Cover sends the pet's alerts free: an alert checkout opened before it must not charge for one.
+        await cancelOpenCheckouts(tx, pet.id, 'alerts');
         await tx.insert(mailOutbox).values({
           recipient: owner.email,
           ...receiptEmail({
@@ -85,6 +89,7 @@ export function createFulfilments({ publicUrl }: { publicUrl: string }) {
             petName: pet.name,
             planName: plan!.name,
             amountCents: paid.amountCents,
+            creditCents: checkout.creditCents,
             currency: paid.currency,
             expiration,
             dashboardUrl: `${publicUrl}${paths.client}`,
@@ -102,6 +107,12 @@ export function createFulfilments({ publicUrl }: { publicUrl: string }) {
       async apply() {
         await tx.update(checkoutSessions).set({ status: 'complete', completedAt: new Date() }).where(eq(checkoutSessions.id, checkout.id));
         await sendAlert(tx, alert!.id, { publicUrl, payment: { amountCents: paid.amountCents, currency: paid.currency } });
+      },
+      // Paid after cover made it free (buying cover canceled its checkout): the payment is refunded,
+      // and the alert the owner paid to send still goes out, at no charge.
+      async whenRefundDue() {
+        const chip = await currentChip(tx, checkout.petId, { lock: true });
+        if (alert!.status === 'NEW' && chip && hasActiveCover(chip)) await sendAlert(tx, alert!.id, { publicUrl, payment: null });
       },
     };
   }

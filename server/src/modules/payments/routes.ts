@@ -36,6 +36,10 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ payments: PaymentService; lo
     answer(await payments.upgrade(sessionOf(request), request.params.id)),
   );
 
+  app.get('/checkout/lifetime-price/:id', { schema: { tags, params: idParams }, config: { auth: 'signedIn' } }, async (request) =>
+    answer(await payments.lifetimePrice(sessionOf(request), request.params.id)),
+  );
+
   app.get('/payment/complete/:sessionId', { schema: { tags, params: sessionParams }, config: { auth: 'signedIn' } }, async (request) =>
     answer(await payments.completionFor(sessionOf(request), request.params.sessionId)),
   );

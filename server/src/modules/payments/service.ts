@@ -1,6 +1,7 @@
 import { createBilling } from './billing.js';
 import { createCheckout } from './checkout.js';
 import { createCompletion } from './completion.js';
+import { createLocalCheckout } from './localCheckout.js';
 import type { PaymentDeps } from './shared.js';
 import { createSweep } from './sweep.js';
 import { createWebhooks } from './webhooks.js';
@@ -15,7 +16,8 @@ export function createPaymentService(deps: PaymentDeps) {
     complete,
     stopReplacedSubscriptions,
     completionFor,
-    ...createCheckout(deps, completion),
+    ...createCheckout(deps),
+    ...createLocalCheckout(deps, completion),
     ...createWebhooks(deps, completion),
     ...createBilling(deps),
     ...createSweep(deps),

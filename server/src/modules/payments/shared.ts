@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { PaymentProvider } from '../../adapters/payments/index.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { checkoutSessions, chips, settings } from '../../db/schema.js';
-import { forbidden, notFound } from '../../errors.js';
+import { AppError, forbidden, notFound } from '../../errors.js';
 import { mayActFor, type Session } from '../../plugins/auth.js';
 import type { UserService } from '../users/service.js';
 
@@ -15,6 +15,8 @@ export interface PaymentDeps {
   accounts: UserService;
   publicUrl: string;
   log: { error(details: object, message: string): void };
+  /** The portal's own (simulated) checkout refuses to start or take a card: a production portal without Stripe. */
+  testPaymentsRefused?: boolean;
 }
 
 export type CheckoutRow = typeof checkoutSessions.$inferSelect;
@@ -38,15 +40,17 @@ export const hasActiveCover = (chip: ChipRow, now = new Date()) =>
   chip.isActive && (chip.oneTime || chip.expirationDate === null || chip.expirationDate > now);
 
 /**
- * A pet's chip or plan changed: its open plan checkouts were priced and made eligible for the old
- * one, so they end (an alert's checkout does not depend on either). Called in the transaction that
- * makes the change, after the pet row is written.
+ * Ends the pet's open checkouts: its plan checkouts when its chip or plan changed (they were priced
+ * and made eligible for the old one; an alert's checkout does not depend on either), its alert
+ * checkouts when cover made its alerts free, or all of them. Called in the transaction that makes
+ * the change, after the pet row is written.
  */
-export async function cancelOpenCheckouts(tx: Transaction, petId: number): Promise<void> {
+export async function cancelOpenCheckouts(tx: Transaction, petId: number, which: 'plans' | 'alerts' | 'all' = 'plans'): Promise<void> {
+  const kind = which === 'plans' ? isNull(checkoutSessions.alertId) : which === 'alerts' ? isNotNull(checkoutSessions.alertId) : undefined;
   await tx
     .update(checkoutSessions)
     .set({ status: 'canceled' })
-    .where(and(eq(checkoutSessions.petId, petId), eq(checkoutSessions.status, 'open'), isNull(checkoutSessions.alertId)));
+    .where(and(eq(checkoutSessions.petId, petId), eq(checkoutSessions.status, 'open'), kind));
 }
 
 /**
@@ -56,10 +60,7 @@ export async function cancelOpenCheckouts(tx: Transaction, petId: number): Promi
  * refund. Called in the transaction that makes the change.
  */
 export async function releasePetFromPayer(tx: Transaction, petId: number): Promise<void> {
-  await tx
-    .update(checkoutSessions)
-    .set({ status: 'canceled' })
-    .where(and(eq(checkoutSessions.petId, petId), eq(checkoutSessions.status, 'open')));
+  await cancelOpenCheckouts(tx, petId, 'all');
   await tx
     .update(checkoutSessions)
     .set({ subscriptionStatus: 'canceling' })
@@ -77,4 +78,9 @@ export async function ownedCheckout(db: Database, session: Session, sessionId: s
 export async function collarTagOnSale(db: Database): Promise<boolean> {
   const rows = await db.select().from(settings).where(inArray(settings.key, ['enableQRcodeUpsell', 'collarTagInStock']));
   return rows.length === 2 && rows.every((row) => row.value === true);
+}
+
+/** A production portal never takes a simulated payment: nothing would be charged for real cover. */
+export function refuseTestPayments({ provider, testPaymentsRefused }: Pick<PaymentDeps, 'provider' | 'testPaymentsRefused'>): void {
+  if (provider.name === 'local' && testPaymentsRefused) throw new AppError(503, [messages.testPaymentsRefused]);
 }

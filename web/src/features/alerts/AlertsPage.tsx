@@ -1,4 +1,4 @@
-import { alertFormPath, formatDate, formatLostTime, messages, paths, type EmailStats, type Pet, type PetAlert } from '@petreg/contract';
+import { alertFormPath, formatDate, formatLostTime, formatMoney, messages, paths, type EmailStats, type Pet, type PetAlert } from '@petreg/contract';
 import { Campaign, CheckCircle, NotificationsNone, Pets, Place, Schedule } from '@mui/icons-material';
 import {
   Avatar,
@@ -25,7 +25,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { SectionCard } from '../../components/SectionCard';
 import { useUserPets } from '../pets/api';
 import { petImage } from '../pets/petDisplay';
-import { useAlertCheckout, useEmailStats, useMarkAsFound, usePetAlert } from './api';
+import { useAlertCheckout, useAlertPrices, useEmailStats, useMarkAsFound, usePetAlert } from './api';
 
 /** Spec 3: a pet whose alert went out (paid) shows in the analytics; any other can be alerted about. */
 const isAlerted = (pet: Pet) => pet.status === 'paid';
@@ -52,13 +52,19 @@ export function AlertsPage() {
 }
 
 function LostPetChoice({ pets, hasPets }: { pets: Pet[]; hasPets: boolean }) {
+  const prices = useAlertPrices();
   return (
     <SectionCard title="Which pet is missing?">
+      {prices.data && pets.length > 0 && (
+        <Typography color="text.secondary" sx={{ mb: 2 }}>
+          An alert costs {formatMoney(prices.data.priceCents, prices.data.currency)}, and is free for a pet with active protection.
+        </Typography>
+      )}
       {pets.length > 0 ? (
         <Stack component="ul" aria-label="Pets to alert about" spacing={1.5} sx={{ listStyle: 'none', m: 0, p: 0 }}>
           {pets.map((pet) => (
             <li key={pet.id}>
-              <LostPetRow pet={pet} />
+              <LostPetRow pet={pet} free={prices.data?.freePetIds.includes(pet.id) ?? false} />
             </li>
           ))}
         </Stack>
@@ -108,7 +114,7 @@ function PetRow({ pet, detail, children, footer }: PetRowProps) {
 }
 
 /** A pet to alert about; one whose alert waits for its payment can go straight to paying for it. */
-function LostPetRow({ pet }: { pet: Pet }) {
+function LostPetRow({ pet, free }: { pet: Pet; free: boolean }) {
   const alert = usePetAlert(pet.id);
   const checkout = useAlertCheckout();
   const follow = useFollowLocation();
@@ -125,6 +131,7 @@ function LostPetRow({ pet }: { pet: Pet }) {
               {[pet.species, breeds].filter(Boolean).join(' · ')}
             </Typography>
           )}
+          {free && <Chip size="small" color="success" label="Free alert: protected" />}
           {waiting && <Chip size="small" color="warning" label="Alert waiting for payment" />}
         </Stack>
       }

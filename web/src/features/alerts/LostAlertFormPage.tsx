@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  formatMoney,
   lastSeenZip,
   limits,
   lostAlertFormSchema,
@@ -11,7 +12,7 @@ import {
   type Pet,
 } from '@petreg/contract';
 import { CampaignOutlined, MarkEmailRead, Place } from '@mui/icons-material';
-import { Alert, Box, Button, Card, CardContent, Grid, Link, Stack, Typography } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Card, CardContent, Grid, Link, Stack, Typography } from '@mui/material';
 import { FormProvider, useForm, useFormContext, useWatch, type DefaultValues } from 'react-hook-form';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import { allErrors, ApiError, firstError } from '../../app/api';
@@ -24,7 +25,6 @@ import { FormTextField } from '../../components/FormTextField';
 import { PageHeader } from '../../components/PageHeader';
 import { useSession } from '../auth/session';
 import { usePet } from '../pets/api';
-import { coverage } from '../pets/petDisplay';
 import {
   FormSection,
   PetBreedsField,
@@ -35,7 +35,7 @@ import {
   PetSpeciesField,
 } from '../pets/PetFields';
 import { petProfileValues } from '../pets/petFormValues';
-import { useSendAlert, useZipPlace } from './api';
+import { useAlertPrices, useSendAlert, useZipPlace } from './api';
 import { fromLocalDateTime, nowAsLocalDateTime, toLocalDateTime } from './localDateTime';
 
 /** client/add-alert/{id}: the lost pet alert form (spec 2.5, 5). */
@@ -112,7 +112,7 @@ function LostAlertCard({ pet, homeZip }: { pet: Pet; homeZip: string | null }) {
     resolver: zodResolver(lostAlertFormSchema),
     defaultValues: formValues(pet),
   });
-  const free = coverage(pet).plan !== 'none';
+  const prices = useAlertPrices();
 
   const onSubmit = form.handleSubmit(
     (values) =>
@@ -138,7 +138,10 @@ function LostAlertCard({ pet, homeZip }: { pet: Pet; homeZip: string | null }) {
     <Grid container spacing={3} sx={{ alignItems: 'flex-start' }}>
       {/* Beside the form on wide screens; above it otherwise, so the cost is known before the form is filled. */}
       <Grid size={{ xs: 12, xl: 4 }} sx={{ order: { xl: 1 } }}>
-        <HowItWorks free={free} petName={pet.name} />
+        <HowItWorks
+          price={prices.data && (prices.data.freePetIds.includes(pet.id) ? 'free' : formatMoney(prices.data.priceCents, prices.data.currency))}
+          petName={pet.name}
+        />
       </Grid>
       <Grid size={{ xs: 12, xl: 8 }}>
         <Card component="section" aria-label={`Lost pet alert for ${pet.name}`}>
@@ -288,8 +291,12 @@ function PlaceLine({ zip }: { zip: string }) {
   );
 }
 
-/** What sending does, and whether it costs anything: a protected pet's plan includes its alerts. */
-function HowItWorks({ free, petName }: { free: boolean; petName: string }) {
+/**
+ * What sending does, and what it costs (`price`: the amount, 'free', or unknown while asked): a
+ * protected pet's plan includes its alerts.
+ */
+function HowItWorks({ price, petName }: { price: string | undefined; petName: string }) {
+  const free = price === 'free';
   const steps = [
     {
       icon: <CampaignOutlined color="primary" />,
@@ -312,11 +319,14 @@ function HowItWorks({ free, petName }: { free: boolean; petName: string }) {
             </Stack>
           ))}
         </Stack>
-        <Alert severity={free ? 'success' : 'info'} sx={{ mt: 2.5 }}>
-          {free
-            ? `${petName}'s protection plan includes lost pet alerts: it goes out as soon as you send it.`
-            : 'You pay for the alert on the next page; it goes out as soon as the payment is through.'}
-        </Alert>
+        {price && (
+          <Alert severity={free ? 'success' : 'info'} sx={{ mt: 2.5 }}>
+            <AlertTitle>{free ? `Free: ${petName} is protected` : `Price: ${price}`}</AlertTitle>
+            {free
+              ? `${petName}'s protection plan includes lost pet alerts: it goes out as soon as you send it.`
+              : 'You pay for the alert on the next page; it goes out as soon as the payment is through.'}
+          </Alert>
+        )}
       </CardContent>
     </Card>
   );

@@ -2,6 +2,7 @@ import {
   lastSeenZip,
   messages,
   type AlertLocation,
+  type AlertPrices,
   type EmailStats,
   type LostAlertForm,
   type Pet,
@@ -40,6 +41,14 @@ export function usePetAlert(petId: number, { enabled = true, untilSent = false }
     },
     enabled,
     refetchInterval: (query) => (untilSent && query.state.data?.status === 'NEW' ? SENDING_REFRESH_MS : false),
+  });
+}
+
+/** What an alert costs, and which of the owner's pets send theirs free (active protection). */
+export function useAlertPrices() {
+  return useQuery({
+    queryKey: ['petalert', 'alert-price'],
+    queryFn: ({ signal }) => api.get<AlertPrices>('petalert/alert-price', { signal }),
   });
 }
 

@@ -98,6 +98,13 @@ function OrderSummary({ order }: { order: CheckoutOrder }) {
             amount={`−${money(order.discountCents)}`}
           />
         )}
+        {order.creditCents > 0 && (
+          <SummaryLine
+            label="Credit for unused yearly cover"
+            detail="The days left on the yearly plan"
+            amount={`−${money(order.creditCents)}`}
+          />
+        )}
         <Divider />
         <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
           <Typography sx={{ fontWeight: 700 }}>Total due today</Typography>

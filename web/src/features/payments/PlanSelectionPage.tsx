@@ -25,6 +25,7 @@ import {
   CardContent,
   Checkbox,
   Chip,
+  Divider,
   FormControlLabel,
   Grid,
   Link,
@@ -45,7 +46,7 @@ import { usePublicSettings } from '../../app/settings';
 import { AuthLayout } from '../auth/AuthLayout';
 import { usePet, useUpgradeToLifetime } from '../pets/api';
 import { coverage, petImage } from '../pets/petDisplay';
-import { useChoosePlan, useCollarTagPlan, usePlans } from './api';
+import { useChoosePlan, useCollarTagPlan, useLifetimePrice, usePlans } from './api';
 
 /** pet-subscription/:id: the sign-up flow's membership step, outside the client area (spec 2.1). */
 export function PetSubscriptionPage() {
@@ -205,9 +206,48 @@ function YearlyUpgrade({ pet, until, plans }: { pet: Pet; until: string; plans: 
               onChoose={() => upgrade.mutate(pet.id)}
             />
           </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <UpgradePrice petId={pet.id} />
+          </Grid>
         </Grid>
       )}
     </>
+  );
+}
+
+/** The upgrade's price: lifetime, less the coupon and the unused part of the yearly cover already paid. */
+function UpgradePrice({ petId }: { petId: number }) {
+  const price = useLifetimePrice(petId);
+  if (!price.data) return null;
+  const { planPriceCents, coupon, discountCents, creditCents, totalCents, currency } = price.data;
+  const line = (label: string, cents: number, strong = false) => (
+    <Stack direction="row" spacing={2} sx={{ justifyContent: 'space-between', fontWeight: strong ? 700 : undefined }}>
+      <Typography sx={{ fontWeight: 'inherit' }}>{label}</Typography>
+      <Typography sx={{ fontWeight: 'inherit', whiteSpace: 'nowrap' }}>
+        {cents < 0 ? `-${formatMoney(-cents, currency)}` : formatMoney(cents, currency)}
+      </Typography>
+    </Stack>
+  );
+  return (
+    <Card component="section" aria-labelledby="upgrade-price" sx={{ height: '100%' }}>
+      <CardContent>
+        <Typography id="upgrade-price" variant="h3" component="h2" sx={{ mb: 2 }}>
+          Your upgrade
+        </Typography>
+        <Stack spacing={1}>
+          {line('Lifetime Protection', planPriceCents)}
+          {discountCents > 0 && line(`Coupon ${coupon}`, -discountCents)}
+          {creditCents > 0 && line('Credit for unused yearly cover', -creditCents)}
+          <Divider />
+          {line('Total due today', totalCents, true)}
+        </Stack>
+        {creditCents > 0 && (
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
+            The days left on your yearly plan are taken off the price, and the yearly plan will not renew.
+          </Typography>
+        )}
+      </CardContent>
+    </Card>
   );
 }
 

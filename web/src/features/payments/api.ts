@@ -1,4 +1,4 @@
-import { messages, ui, type BillingOverview, type CheckoutOrder, type PaymentCompletion, type Plan, type User, type cardSchema } from '@petreg/contract';
+import { messages, ui, type BillingOverview, type CheckoutOrder, type LifetimePrice, type PaymentCompletion, type Plan, type User, type cardSchema } from '@petreg/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api, ApiError } from '../../app/api';
@@ -58,6 +58,14 @@ export function useChoosePlan() {
       if (coupon) query.set('coupon', coupon);
       return api.get<Redirect>(`checkout/stripe-subscription/${petId}?${query}`);
     },
+  });
+}
+
+/** What lifetime cover costs the pet now, its yearly cover's credit taken off. */
+export function useLifetimePrice(petId: number) {
+  return useQuery({
+    queryKey: ['checkout', 'lifetime-price', petId],
+    queryFn: ({ signal }) => api.get<LifetimePrice>(`checkout/lifetime-price/${petId}`, { signal }),
   });
 }
 

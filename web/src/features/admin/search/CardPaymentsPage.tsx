@@ -1,6 +1,6 @@
-import { formatDate, messages, paths, ui } from '@petreg/contract';
+import { formatDate, messages, paths, ui, withId } from '@petreg/contract';
 import { ArrowBack, CreditCardOff } from '@mui/icons-material';
-import { Alert, Button, Card, Chip, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
+import { Alert, Button, Card, Chip, Link, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { Link as RouterLink, useParams } from 'react-router';
 import { firstError } from '../../../app/api';
 import { CenteredSpinner } from '../../../components/CenteredSpinner';
@@ -31,7 +31,7 @@ export function CardPaymentsPage() {
           <EmptyState icon={<CreditCardOff />} title={messages.searchNoRecords} hint="No card payment was made with a card ending in these digits." />
         ) : (
           <TableContainer
-            sx={{ ...stackedTable(600), maxHeight: ui.searchTableMaxHeight, px: { xs: 1.5, sm: 0 }, pt: { xs: 1.5, sm: 0 }, '& th, & td': { px: 1.5 } }}
+            sx={{ ...stackedTable(640), maxHeight: ui.searchTableMaxHeight, px: { xs: 1.5, sm: 0 }, pt: { xs: 1.5, sm: 0 }, '& th, & td': { px: 1.5 } }}
           >
             <Table stickyHeader aria-label="Card payments found">
               <TableHead>
@@ -40,6 +40,7 @@ export function CardPaymentsPage() {
                   <TableCell>Created</TableCell>
                   <TableCell>Name</TableCell>
                   <TableCell>Email</TableCell>
+                  <TableCell>Pet and product</TableCell>
                   <TableCell align="right">Amount</TableCell>
                   <TableCell>Currency</TableCell>
                   <TableCell>Payment Status</TableCell>
@@ -57,6 +58,20 @@ export function CardPaymentsPage() {
                     <TableCell data-label="Name">{payment.name}</TableCell>
                     <TableCell data-label="Email" sx={{ overflowWrap: 'anywhere' }}>
                       {payment.email}
+                    </TableCell>
+                    <TableCell data-label="Pet and product" sx={{ overflowWrap: 'break-word', minWidth: { sm: 112 } }}>
+                      {payment.petId !== null ? (
+                        <Link component={RouterLink} to={withId(paths.adminPet, payment.petId)}>
+                          {payment.petName}
+                        </Link>
+                      ) : (
+                        '—'
+                      )}
+                      {payment.product && (
+                        <Typography variant="body2" color="text.secondary">
+                          {payment.product}
+                        </Typography>
+                      )}
                     </TableCell>
                     <TableCell data-label="Amount" align="right">
                       {(payment.amount / 100).toFixed(2)}
