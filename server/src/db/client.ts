@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import lockfile from 'proper-lockfile';
 import { cube } from '@electric-sql/pglite/contrib/cube';
 import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -13,7 +11,10 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { migrationsFolder } from '../paths.js';
+import { lockDataDir } from './dataDirLock.js';
 import * as schema from './schema.js';
+
+export { DatabaseInUseError } from './dataDirLock.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -104,33 +105,6 @@ export async function openDatabase(options: { url?: string; dataDir: string | nu
   } catch (error) {
     await releaseDataDir();
     throw error;
-  }
-}
-
-export class DatabaseInUseError extends Error {}
-
-/**
- * PGlite is one process's database: a second process on the same folder (a second `npm start`, or
- * an operator's command beside the running portal) would corrupt it. A lock next to the folder,
- * refreshed while the process lives and taken over once stale after a crash, keeps it to one.
- */
-async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
-  mkdirSync(dataDir, { recursive: true });
-  try {
-    return await lockfile.lock(dataDir, {
-      // A portal that crashed frees its folder ten seconds later, so a restart soon gets it back.
-      stale: 10_000,
-      update: 3_000,
-      realpath: false,
-      // A lock that could not be refreshed in time (a stalled event loop) is reported, not fatal:
-      // stopping the portal mid-request would do more harm.
-      onCompromised: (error) => console.error(`The lock on the embedded database in ${dataDir} was lost: ${error.message}`),
-    });
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ELOCKED') throw error;
-    throw new DatabaseInUseError(
-      `The embedded database in ${dataDir} is in use by another process (is the portal running?). Stop it first, or use DATABASE_URL.`,
-    );
   }
 }
 
