@@ -89,11 +89,12 @@ export async function openDatabase(options: {
       keepAlive: true,
       ...(limits && {
         connectionTimeoutMillis: limits.connectMs,
-        statement_timeout: limits.statementMs,
         // A frozen connection sends no answer, not even the server's cancel: the client gives up too.
         query_timeout: limits.statementMs + CLIENT_GRACE_MS,
       }),
     });
+    // Set on each new connection, ahead of its first statement: a pooler (PgBouncer) refuses it as a startup parameter.
+    if (limits) pool.on('connect', (client) => void client.query(`set statement_timeout = ${limits.statementMs}`).catch(() => {}));
     // Without a listener, an idle connection the server ends would end the process ('error' event).
     const connectionErrors = new Set<(error: Error) => void>();
     pool.on('error', (error) => connectionErrors.forEach((listener) => listener(error)));
