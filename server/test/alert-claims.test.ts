@@ -1,10 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Mailer, MailMessage } from '../src/adapters/mail/index.js';
-import { alertEmails } from '../src/db/schema.js';
+import { alertEmails, mailOutbox } from '../src/db/schema.js';
 import { sendDueAlertEmails } from '../src/worker/alertEmails.js';
 import { startWorker } from '../src/worker/index.js';
-import { claimDue, clockOf, LEASE_MS, RENEW_EVERY_MS } from '../src/worker/outbox.js';
+import { claimDue, clockOf, LEASE_MS, RENEW_EVERY_MS, sendDueMail } from '../src/worker/outbox.js';
 import { alertKit, alertMailSettings } from './alertKit.js';
 import { createTestApp, type TestContext } from './helpers.js';
 
@@ -124,6 +124,30 @@ describe('a claimed alert e-mail', () => {
     // Another worker takes the rest at once, on the clock as it is.
     const rest = (await claimDue(db(), alertEmails, clockOf(), 100)).filter((r) => r.alertId === alert.id);
     expect(rest.map((r) => r.recipient).sort()).toEqual(recipients.filter((to) => !sent.includes(to)));
+    expect(rest.every((r) => r.attempts === 0)).toBe(true);
+  });
+});
+
+describe('a queued e-mail of the mail outbox', () => {
+  it('is due as soon as it is written, and handed back at once when the worker stops', async () => {
+    await db().update(mailOutbox).set({ status: 'sent' });
+    const queued = await db()
+      .insert(mailOutbox)
+      .values(['a', 'b', 'c'].map((name) => ({ recipient: `${name}@example.com`, kind: 'password-reset' as const, subject: 'Reset', text: 'Reset' })))
+      .returning();
+    const stopping = new AbortController();
+    const sent: string[] = [];
+    // The portal is told to stop while the first e-mail goes.
+    const mailer: Mailer = {
+      async send(message) {
+        sent.push(message.to);
+        stopping.abort();
+      },
+    };
+    expect(await sendDueMail(db(), mailer, undefined, stopping.signal)).toBe(1);
+    expect(sent).toEqual(['a@example.com']);
+    const rest = await claimDue(db(), mailOutbox, clockOf(), 20);
+    expect(rest.map((r) => r.id).sort()).toEqual(queued.slice(1).map((r) => r.id).sort());
     expect(rest.every((r) => r.attempts === 0)).toBe(true);
   });
 });
