@@ -22,6 +22,7 @@ import { createPlaces, type Places } from './adapters/places/index.js';
 import { createDiskStorage, type FileStorage } from './adapters/storage/index.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
+import { isDatabaseUnavailable } from './db/errors.js';
 import { AppError, loggable } from './errors.js';
 import { jsonBodyLimit, withImageBodyLimit } from './http.js';
 import { adminRecordRoutes } from './modules/admin/recordRoutes.js';
@@ -89,6 +90,9 @@ function tileOrigin(template: string): string[] {
   if (template.startsWith('/')) return [];
   return [new URL(template.replaceAll('{s}', 'tile-server-letter')).origin.replace('tile-server-letter', '*')];
 }
+
+/** Seconds a client is asked to wait when the database is out of reach (a restart takes a few). */
+const RETRY_AFTER_S = 5;
 
 /** Pretty lines through pino-pretty (in a worker thread) for a terminal, plain JSON otherwise. */
 export function loggerOptions(config: Pick<Config, 'logLevel' | 'logFormat'>) {
@@ -180,10 +184,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       return reply.status(413).send(failure([takesImage ? messages.imageTooLarge : messages.requestTooLarge]));
     }
     if (status < 500) return reply.status(status).send(failure([status === 404 ? messages.notFound : messages.invalidRequest]));
+    // A restart, a failover or a frozen link: the same request may succeed in a moment.
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: loggable(error) }, 'the database is out of reach');
+      return reply.status(503).header('retry-after', String(RETRY_AFTER_S)).send(failure([messages.serviceUnavailable]));
+    }
     request.log.error({ err: loggable(error) }, 'request failed');
     return reply.status(500).send(failure([messages.genericError]));
   });
 
+  database.onConnectionError((error) =>
+    app.log.warn({ err: loggable(error) }, 'a pooled database connection was lost: the next statement connects anew'),
+  );
   const storage = deps.storage ?? createDiskStorage(join(config.dataDir, 'uploads'));
   const users = createUserService({
     db: database.db,

@@ -64,6 +64,8 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalUrl.refine((v) => !v || /^postgres(ql)?:/.test(v), 'must start with postgres://'),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   PUBLIC_URL: optionalUrl,
   PRODUCTION_HOST: optionalString.refine((v) => !v || /^[a-z0-9.-]+(:\d+)?$/i.test(v), 'must be a host name, optionally with :port'),
   JWT_SECRET: optionalString.refine((v) => !v || v.length >= 32, 'must be at least 32 characters'),
@@ -126,6 +128,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** How long a PostgreSQL server may take to accept a connection, and to answer a statement. */
+  databaseTimeouts: { connectMs: number; statementMs: number };
   publicUrl: string;
   /** Host of the production portal; the public lookup page opened on any other host moves there. */
   productionHost: string | undefined;
@@ -192,6 +196,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseTimeouts: { connectMs: e.DATABASE_CONNECT_TIMEOUT_MS, statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS },
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     productionHost: e.PRODUCTION_HOST?.toLowerCase(),
     jwtSecret: e.JWT_SECRET,

@@ -8,10 +8,16 @@ import { ensureAdministrator } from './modules/users/bootstrap.js';
 import { alertMailSettingsOf } from './modules/alerts/messages.js';
 import { startWorker } from './worker/index.js';
 
+/**
+ * How long a stop waits for requests and e-mails in flight before the process exits anyway (an
+ * orchestrator's grace period is longer; a frozen database must not hold the exit).
+ */
+const STOP_WITHIN_MS = 1800;
+
 async function main() {
   const config = loadConfig();
   const jwtSecret = resolveJwtSecret(config);
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'db') });
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'db'), timeouts: config.databaseTimeouts });
   await database.migrate();
   await seedStaticData(database.db);
   const samples = config.sampleSites ? await seedSampleSites(database.db) : 0;
@@ -25,9 +31,12 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info(`${signal} received: finishing requests in flight, then closing the database`);
-    await app.close();
-    await stopWorker();
+    app.log.info(`${signal} received: finishing requests and e-mails in flight, handing back the e-mails not started, then closing the database`);
+    setTimeout(() => {
+      app.log.warn(`still busy ${STOP_WITHIN_MS} ms after ${signal}: exiting`);
+      process.exit(0);
+    }, STOP_WITHIN_MS).unref();
+    await Promise.all([app.close(), stopWorker()]);
     mailer.close?.();
     await database.close();
     process.exit(0);

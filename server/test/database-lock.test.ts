@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -36,6 +37,30 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the embedded database folde
       expect((command as { stderr: string }).stderr).toContain('is in use by another process (is the portal running?)');
     } finally {
       await running.close();
+    }
+  });
+
+  it('is taken at once after a crash of the process that held it', async () => {
+    const folder = join(dataDir, 'crashed');
+    // A process opens the database, says so, and is killed outright: no chance to let go of the lock.
+    const holder = spawn('node', ['--import', 'tsx', '-e', `
+      import { openDatabase } from './server/src/db/client.ts';
+      await openDatabase({ dataDir: ${JSON.stringify(folder)} });
+      console.log('open');
+      setInterval(() => {}, 1000);
+    `], { cwd: resolve(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] });
+    const [line] = (await once(holder.stdout, 'data')) as [Buffer];
+    expect(line.toString()).toContain('open');
+    holder.kill('SIGKILL');
+    await once(holder, 'exit');
+    const started = performance.now();
+    const reopened = await openDatabase({ dataDir: folder });
+    try {
+      // Well before the ten seconds after which a lock of another host's process runs out.
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(await reopened.ping()).toBe(true);
+    } finally {
+      await reopened.close();
     }
   });
 });

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { createMailer, type Mailer } from '../src/adapters/mail/index.js';
 import { buildApp } from '../src/app.js';
-import { loadConfig, type Env } from '../src/config.js';
+import { loadConfig, type Config, type Env } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
 import { mailOutbox } from '../src/db/schema.js';
 import { seedSampleSites, seedStaticData } from '../src/db/seed.js';
@@ -21,7 +21,7 @@ import { ADMIN_URL } from './globalSetup.js';
  * in-memory PGlite, or (TEST_DB=postgres) a new database on the local PostgreSQL server that is
  * dropped afterwards.
  */
-async function freshDatabase(): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
+async function freshDatabase(config: Config, port?: number): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
   const seeded = inject('seededDatabase');
   if ('snapshotFile' in seeded) {
     const database = await openDatabase({ dataDir: null, snapshot: new Blob([readFileSync(seeded.snapshotFile)]) });
@@ -32,7 +32,9 @@ async function freshDatabase(): Promise<{ database: DatabaseHandle; drop: () => 
   await admin.connect();
   await admin.query(`create database ${name} template ${seeded.template}`);
   await admin.end();
-  const database = await openDatabase({ url: ADMIN_URL.replace(/\/test$/, `/${name}`), dataDir: null });
+  const url = new URL(ADMIN_URL.replace(/\/test$/, `/${name}`));
+  if (port) url.port = String(port);
+  const database = await openDatabase({ url: url.toString(), dataDir: null, timeouts: config.databaseTimeouts });
   return {
     database,
     async drop() {
@@ -54,16 +56,19 @@ export interface TestContext {
 
 /**
  * The app on a fresh database. Its directory of sites is empty, so each test adds the sites it
- * reads; `sampleSites` seeds the sample directory of an embedded start.
+ * reads; `sampleSites` seeds the sample directory of an embedded start. On the PostgreSQL server,
+ * `databasePort` is where the app reaches it (a test's proxy in between).
  */
-export async function createTestApp(options: { env?: Env; mailer?: Mailer; sampleSites?: boolean } = {}): Promise<TestContext> {
-  const { database, drop } = await freshDatabase();
-  await database.migrate();
-  await seedStaticData(database.db);
-  if (options.sampleSites) await seedSampleSites(database.db);
+export async function createTestApp(
+  options: { env?: Env; mailer?: Mailer; sampleSites?: boolean; databasePort?: number } = {},
+): Promise<TestContext> {
   const outboxDir = mkdtempSync(join(tmpdir(), 'petreg-mail-'));
   // Tests create many owners from 127.0.0.1; rate-limit tests call from other addresses.
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: outboxDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', ...options.env });
+  const { database, drop } = await freshDatabase(config, options.databasePort);
+  await database.migrate();
+  await seedStaticData(database.db);
+  if (options.sampleSites) await seedSampleSites(database.db);
   const mailer = options.mailer ?? createMailer({ from: config.mailFrom, outboxDir });
   const app = await buildApp({ config, database, mailer, jwtSecret: 'test-secret-test-secret-test-secret!', webRoot: '/nonexistent' });
   await app.ready();

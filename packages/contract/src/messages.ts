@@ -32,6 +32,8 @@ export const messages = {
   userDataSaved: 'User data saved with api',
   deleteConfirm: 'Are you sure you want to delete this record?',
   genericError: 'Some error occurred, please contact our support.',
+  // Not in the spec: its wording for the registration service, said of the whole portal (the database is out of reach).
+  serviceUnavailable: 'Our service is temporarily unavailable. Please try again in a few minutes.',
   signedOut: 'You have signed out!',
   pageNotFound: 'Sorry! Page not found.',
   navigateBackFailed: "Can't process navigat back.",

@@ -1,7 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import lockfile from 'proper-lockfile';
 import { cube } from '@electric-sql/pglite/contrib/cube';
 import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -13,12 +10,21 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { migrationsFolder } from '../paths.js';
+import { lockDataDir } from './dataDirLock.js';
+import { listenOnServer } from './listening.js';
 import * as schema from './schema.js';
+
+export { DatabaseInUseError } from './dataDirLock.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface Subscription {
   live(): boolean;
+  /**
+   * The database stopped answering (a frozen server or link) while nothing could be missed: no write
+   * commits through it either, so what was remembered may be served as it was until it answers again.
+   */
+  unanswered(): boolean;
   /**
    * Resolves once every notification of a write this process made so far has been heard (nothing to
    * wait for: undefined). A server's notifications come on another connection, a moment after the commit.
@@ -27,22 +33,28 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
-/** How long a lost listening connection to a server waits before it connects again. */
-const RELISTEN_DELAY_MS = 1000;
-/** How long the listening connection may take to answer before it counts as lost. */
-const LISTEN_TIMEOUT_MS = 2000;
-/** Starts the payload of the notification a new listening connection sends itself. */
-const ECHO_PREFIX = 'listening ';
-/** How often, at most, a listening connection that keeps failing is reported. */
-const TROUBLE_EVERY_MS = 5 * 60_000;
-/** How often an idle listening connection is asked whether it still answers. */
-const HEARTBEAT_MS = 5000;
+/** How long the health check waits for the database. */
+const PING_WITHIN_MS = 1000;
+/** How long past the server's statement timeout the client waits for an answer before giving the statement up (a frozen connection). */
+const CLIENT_GRACE_MS = 1000;
+
+/** Limits on waiting for a PostgreSQL server (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS). */
+export interface DatabaseTimeouts {
+  connectMs: number;
+  statementMs: number;
+}
 
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
   migrate(): Promise<void>;
+  /** Whether the database answers, within a second. */
   ping(): Promise<boolean>;
+  /**
+   * Hears why a pooled idle connection to a server was lost (a restart, a failover): the pool drops
+   * it and the next statement connects anew.
+   */
+  onConnectionError(listener: (error: Error) => void): void;
   /**
    * Calls `onNotify` with each notification's payload on `channel` (NOTIFY, sent at commit by any
    * process writing to the database), and with null when some may have been missed: a server's
@@ -61,18 +73,50 @@ export interface DatabaseHandle {
  * (or in memory when `dataDir` is null, for tests). A PGlite `snapshot` (see `dump`) starts the
  * database from one already migrated and seeded: each API test file skips initdb and the ZIP load.
  */
-export async function openDatabase(options: { url?: string; dataDir: string | null; snapshot?: Blob }): Promise<DatabaseHandle> {
+export async function openDatabase(options: {
+  url?: string;
+  dataDir: string | null;
+  snapshot?: Blob;
+  /** A server's; none: statements wait as long as the server takes (commands, tests' setup). */
+  timeouts?: DatabaseTimeouts;
+}): Promise<DatabaseHandle> {
   if (options.url) {
     const url = options.url;
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const limits = options.timeouts;
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      keepAlive: true,
+      ...(limits && {
+        connectionTimeoutMillis: limits.connectMs,
+        // A frozen connection sends no answer, not even the server's cancel: the client gives up too.
+        query_timeout: limits.statementMs + CLIENT_GRACE_MS,
+      }),
+    });
+    // Set on each new connection, ahead of its first statement: a pooler (PgBouncer) refuses it as a startup parameter.
+    if (limits) pool.on('connect', (client) => void client.query(`set statement_timeout = ${limits.statementMs}`).catch(() => {}));
+    // Without a listener, an idle connection the server ends would end the process ('error' event).
+    const connectionErrors = new Set<(error: Error) => void>();
+    pool.on('error', (error) => connectionErrors.forEach((listener) => listener(error)));
     const db = drizzlePg({ client: pool, schema });
     const subscriptions = new Set<Subscription>();
     const close = async () => {
       await Promise.all([...subscriptions].map((subscription) => subscription.close()));
       await pool.end();
     };
+    // On a connection of its own, with no statement timeout: building an index on a large table takes longer.
+    const migrate = async () => {
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: limits?.connectMs });
+      await client.connect();
+      try {
+        await migratePg(drizzlePg({ client }), { migrationsFolder });
+      } finally {
+        await client.end();
+      }
+    };
     return {
-      ...handle(db as unknown as Database, 'postgres', () => migratePg(db, { migrationsFolder }), close),
+      ...handle(db as unknown as Database, 'postgres', migrate, close),
+      onConnectionError: (listener) => void connectionErrors.add(listener),
       async listen(channel, onNotify, onTrouble) {
         const subscription = await listenOnServer(url, pool, channel, onNotify, onTrouble);
         subscriptions.add(subscription);
@@ -94,10 +138,17 @@ export async function openDatabase(options: { url?: string; dataDir: string | nu
     };
     return {
       ...handle(db as unknown as Database, 'pglite', () => migratePglite(db, { migrationsFolder }), close),
+      // One connection inside the process: nothing to lose.
+      onConnectionError: () => {},
       // One process owns the database, so a notification is delivered with the result of the commit that sent it.
       async listen(channel, onNotify) {
         const unlisten = await client.listen(channel, onNotify);
-        return { live: () => !client.closed, caughtUp: () => undefined, close: () => (client.closed ? Promise.resolve() : unlisten()) };
+        return {
+          live: () => !client.closed,
+          unanswered: () => false,
+          caughtUp: () => undefined,
+          close: () => (client.closed ? Promise.resolve() : unlisten()),
+        };
       },
       dump: () => client.dumpDataDir('none'),
     };
@@ -107,180 +158,22 @@ export async function openDatabase(options: { url?: string; dataDir: string | nu
   }
 }
 
-export class DatabaseInUseError extends Error {}
-
-/**
- * PGlite is one process's database: a second process on the same folder (a second `npm start`, or
- * an operator's command beside the running portal) would corrupt it. A lock next to the folder,
- * refreshed while the process lives and taken over once stale after a crash, keeps it to one.
- */
-async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
-  mkdirSync(dataDir, { recursive: true });
-  try {
-    return await lockfile.lock(dataDir, {
-      // A portal that crashed frees its folder ten seconds later, so a restart soon gets it back.
-      stale: 10_000,
-      update: 3_000,
-      realpath: false,
-      // A lock that could not be refreshed in time (a stalled event loop) is reported, not fatal:
-      // stopping the portal mid-request would do more harm.
-      onCompromised: (error) => console.error(`The lock on the embedded database in ${dataDir} was lost: ${error.message}`),
-    });
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ELOCKED') throw error;
-    throw new DatabaseInUseError(
-      `The embedded database in ${dataDir} is in use by another process (is the portal running?). Stop it first, or use DATABASE_URL.`,
-    );
-  }
-}
-
-/**
- * LISTEN on a connection of its own (a pooled one would hand it back). When it drops, stops answering
- * or cannot be made, listeners hear null at once and a new connection listens again a second later;
- * until then nothing is `live`. It goes live only once a notification sent through the pool came back
- * on it: a pooler that does not pass notifications on (PgBouncer in transaction mode) never goes live,
- * so nothing is remembered rather than remembered stale.
- */
-async function listenOnServer(
-  url: string,
-  pool: pg.Pool,
-  channel: string,
-  onNotify: (payload: string | null) => void,
-  onTrouble: (error: unknown) => void = () => {},
-): Promise<Subscription> {
-  let client: pg.Client | null = null;
-  let live = false;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
-  // Statements this process ran (counted as their connections go back to the pool), and how many of
-  // them a round trip on the listening connection has followed: the server sends a listener the
-  // notifications committed before it answers a query, so by then those statements' have been heard.
-  let released = 0;
-  let heard = 0;
-  let roundTrip: Promise<void> | null = null;
-  pool.on('release', () => released++);
-  let echo: { nonce: string; heard: () => void } | null = null;
-  // A connection that keeps failing (a pooler that drops notifications) is retried every second, but told of rarely.
-  let toldAt = -Infinity;
-
-  /** One round trip on the listening connection, shared by every caller while it runs; a failure loses the connection. */
-  function followUp(connection: pg.Client): Promise<void> {
-    if (!roundTrip) {
-      const covers = released;
-      roundTrip = connection
-        .query('select 1')
-        .then(
-          () => {
-            heard = Math.max(heard, covers);
-          },
-          (error: unknown) => {
-            lost(connection);
-            throw error;
-          },
-        )
-        .finally(() => {
-          roundTrip = null;
-        });
-    }
-    return roundTrip;
-  }
-
-  // Waits for the statements run before the call, not for those other requests keep adding meanwhile.
-  async function catchUp(target: number) {
-    while (heard < target && client && live) {
-      if (!(await followUp(client).then(() => true, () => false))) return;
-    }
-  }
-
-  const lost = (connection: pg.Client) => {
-    if (client !== connection) return;
-    client = null;
-    live = false;
-    void connection.end().catch(() => {});
-    onNotify(null);
-    if (!closed) retry = setTimeout(() => void connect(), RELISTEN_DELAY_MS);
-  };
-  async function connect() {
-    // A connection that stops answering (a peer gone without a word) is found by the heartbeat's
-    // timeout, not by TCP minutes later.
-    const connection = new pg.Client({ connectionString: url, keepAlive: true, query_timeout: LISTEN_TIMEOUT_MS, connectionTimeoutMillis: LISTEN_TIMEOUT_MS });
-    client = connection;
-    connection.on('notification', (message) => {
-      if (message.channel !== channel) return;
-      // Another instance's check, or this one's: not a write.
-      if (message.payload?.startsWith(ECHO_PREFIX)) {
-        if (message.payload === echo?.nonce) echo.heard();
-        return;
-      }
-      onNotify(message.payload ?? '');
-    });
-    connection.on('error', () => lost(connection));
-    connection.on('end', () => lost(connection));
-    let echoTimer: NodeJS.Timeout | undefined;
-    try {
-      await connection.connect();
-      await connection.query(`listen ${pg.escapeIdentifier(channel)}`);
-      const nonce = `${ECHO_PREFIX}${randomUUID()}`;
-      const echoed = new Promise<void>((resolve, reject) => {
-        echo = { nonce, heard: resolve };
-        echoTimer = setTimeout(() => reject(new Error(`no notification came back on ${channel}`)), LISTEN_TIMEOUT_MS);
-      });
-      // Awaited together: a pool slower than the echo's timeout must not leave its rejection unheard.
-      await Promise.all([pool.query('select pg_notify($1, $2)', [channel, nonce]), echoed]);
-    } catch (error) {
-      if (performance.now() - toldAt > TROUBLE_EVERY_MS) {
-        toldAt = performance.now();
-        onTrouble(error);
-      }
-      lost(connection);
-      return;
-    } finally {
-      echo = null;
-      clearTimeout(echoTimer);
-    }
-    // What was read while nobody listened may have changed since.
-    onNotify(null);
-    live = !closed && client === connection;
-  }
-
-  await connect();
-  const heartbeat = setInterval(() => {
-    if (client && live) followUp(client).catch(() => {});
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
-  return {
-    live: () => live,
-    caughtUp: () => (heard < released && live ? catchUp(released) : undefined),
-    async close() {
-      closed = true;
-      live = false;
-      clearTimeout(retry);
-      clearInterval(heartbeat);
-      const connection = client;
-      client = null;
-      await connection?.end();
-    },
-  };
-}
-
 function handle(
   db: Database,
   kind: DatabaseHandle['kind'],
   migrate: () => Promise<void>,
   close: () => Promise<void>,
-): Omit<DatabaseHandle, 'listen'> {
+): Omit<DatabaseHandle, 'listen' | 'onConnectionError'> {
   return {
     db,
     kind,
     migrate,
     close,
     async ping() {
-      try {
-        await db.execute(sql`select 1`);
-        return true;
-      } catch {
-        return false;
-      }
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PING_WITHIN_MS)));
+      const answered = db.execute(sql`select 1`).then(() => true, () => false);
+      return Promise.race([answered, late]).finally(() => clearTimeout(timer));
     },
   };
 }

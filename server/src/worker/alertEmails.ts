@@ -3,7 +3,7 @@ import { MailServerUnavailableError, RecipientRefusedError, type Mailer } from '
 import type { Database } from '../db/client.js';
 import { alertEmails, emailUnsubscribes, petAlerts } from '../db/schema.js';
 import { alertMessageWriter, readAlerts, type AlertContext, type AlertMailSettings } from '../modules/alerts/messages.js';
-import { claimDue, failedAttempt, forEachLimited, SERVER_PAUSE_MS } from './outbox.js';
+import { claimDue, clockOf, failedAttempt, forEachLimited, handBack, holdClaims, SERVER_PAUSE_MS } from './outbox.js';
 
 const BATCH = 200;
 /**
@@ -38,15 +38,20 @@ function stillDue(row: AlertEmailRow, alert: AlertContext | undefined, unsubscri
  * is bounced (not retried); a temporary refusal (4xx) is tried again later with a growing wait; a
  * mail server out of reach ends the run and the rest waits for it, using up no attempt. With the
  * claim and the unique (alert, kind, recipient) key, a recipient gets each e-mail once, unless the
- * process dies between the server's acceptance and the mark.
+ * process dies between the server's acceptance and the mark. Once `stop` is signalled no e-mail is
+ * started: the run waits for those in flight and hands the rest back, due at once for another worker.
  */
-export async function sendDueAlertEmails(db: Database, mailer: Mailer, settings: AlertMailSettings, now = new Date()): Promise<AlertSendRun> {
+export async function sendDueAlertEmails(
+  db: Database,
+  mailer: Mailer,
+  settings: AlertMailSettings,
+  time?: Date | (() => Date),
+  stop?: AbortSignal,
+): Promise<AlertSendRun> {
   const run: AlertSendRun = { delivered: 0, bounced: 0, retried: 0, waiting: 0, canceled: 0 };
   let serverDown = false;
   const message = alertMessageWriter(settings);
-  // `now` starts the run's clock; a long run's claims, waits and retries are timed as it goes on.
-  const started = Date.now();
-  const clock = () => new Date(now.getTime() + Date.now() - started);
+  const clock = clockOf(time);
 
   /**
    * Marks the row delivered, in one statement. The alert is read under a shared lock, so marking the
@@ -69,15 +74,6 @@ export async function sendDueAlertEmails(db: Database, mailer: Mailer, settings:
       on conflict do nothing`);
   }
 
-  /** Rows back in the queue untried, due when the mail server may be back; their attempts stay as they were. */
-  async function release(rows: AlertEmailRow[], lastError: string | null) {
-    if (rows.length === 0) return;
-    await db
-      .update(alertEmails)
-      .set({ status: 'pending', nextAttemptAt: new Date(clock().getTime() + SERVER_PAUSE_MS), ...(lastError && { lastError }) })
-      .where(inArray(alertEmails.id, rows.map((r) => r.id)));
-  }
-
   async function deliver(row: AlertEmailRow, alert: AlertContext) {
     const attempts = row.attempts + 1;
     try {
@@ -89,10 +85,10 @@ export async function sendDueAlertEmails(db: Database, mailer: Mailer, settings:
       } else if (error instanceof MailServerUnavailableError) {
         // The server's trouble, not the message's: no attempt is used up, however long it lasts.
         serverDown = true;
-        await release([row], String(error).slice(0, 500));
+        await handBack(db, alertEmails, [row.id], clock, SERVER_PAUSE_MS, String(error).slice(0, 500));
         run.waiting++;
       } else {
-        await db.update(alertEmails).set(failedAttempt(attempts, error, clock())).where(eq(alertEmails.id, row.id));
+        await db.update(alertEmails).set(failedAttempt(attempts, error, clock)).where(eq(alertEmails.id, row.id));
         run.retried++;
       }
       return;
@@ -101,9 +97,21 @@ export async function sendDueAlertEmails(db: Database, mailer: Mailer, settings:
     run.delivered++;
   }
 
-  for (;;) {
-    const claimed = await claimDue(db, alertEmails, clock(), BATCH);
+  while (!stop?.aborted) {
+    const claimed = await claimDue(db, alertEmails, clock, BATCH);
     if (claimed.length === 0) break;
+    const claims = holdClaims(db, alertEmails, claimed, clock);
+    try {
+      await sendClaimed(claimed, claims);
+    } finally {
+      await claims.end();
+    }
+    // With the mail server out of reach the rest waits for a later run, instead of each message timing out in turn.
+    if (serverDown || claimed.length < BATCH) break;
+  }
+  return run;
+
+  async function sendClaimed(claimed: AlertEmailRow[], claims: ReturnType<typeof holdClaims>) {
     const alerts = await readAlerts(db, [...new Set(claimed.map((r) => r.alertId))], settings.publicUrl);
     const unsubscribedRows = await db
       .select({ email: emailUnsubscribes.email })
@@ -120,11 +128,14 @@ export async function sendDueAlertEmails(db: Database, mailer: Mailer, settings:
         .where(and(inArray(alertEmails.id, gone.map((r) => r.id)), eq(alertEmails.status, 'sending')));
       run.canceled += gone.length;
     }
-    const untried = await forEachLimited(due, CONCURRENCY, (row) => deliver(row, alerts.get(row.alertId)!), () => serverDown);
-    await release(untried, null);
+    const untried = await forEachLimited(
+      due,
+      CONCURRENCY,
+      (row) => deliver(row, alerts.get(row.alertId)!).finally(() => claims.letGo(row.id)),
+      () => serverDown || Boolean(stop?.aborted),
+    );
+    // Due when the mail server may be back; handed back at a stop, due at once.
+    await handBack(db, alertEmails, untried.map((r) => r.id), clock, serverDown ? SERVER_PAUSE_MS : 0);
     run.waiting += untried.length;
-    // With the mail server out of reach the rest waits for a later run, instead of each message timing out in turn.
-    if (serverDown || claimed.length < BATCH) break;
   }
-  return run;
 }

@@ -13,13 +13,15 @@ const SWEEP_EVERY_MS = 24 * 3600_000;
 
 /**
  * Background work beside the HTTP server: the mail outbox, the alert e-mails, provider calls to
- * retry, and the daily expiry sweep. Returns a stop function that waits for the rounds in progress,
- * for graceful shutdown.
+ * retry, and the daily expiry sweep. Returns a stop function for graceful shutdown: no e-mail is
+ * started after it, the e-mails claimed and not started are handed back for another instance, and it
+ * resolves once those in flight are through.
  */
 export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, alertMail: AlertMailSettings): () => Promise<void> {
   // Each job runs on its own: a long alert run does not hold up a password reset or a receipt. A tick
   // that finds its job's previous round still going is skipped rather than queued behind it.
   const rounds = new Set<Promise<void>>();
+  const stopping = new AbortController();
   const run = (name: string, job: () => Promise<unknown>) => {
     let busy = false;
     return () => {
@@ -34,9 +36,9 @@ export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, 
       rounds.add(round);
     };
   };
-  const sendMail = run('mail outbox', () => sendDueMail(db, mailer));
+  const sendMail = run('mail outbox', () => sendDueMail(db, mailer, undefined, stopping.signal));
   const sendAlerts = run('alert e-mails', async () => {
-    const sent = await sendDueAlertEmails(db, mailer, alertMail);
+    const sent = await sendDueAlertEmails(db, mailer, alertMail, undefined, stopping.signal);
     if (sent.delivered || sent.bounced || sent.retried || sent.waiting) app.log.info(sent, 'alert e-mails sent');
   });
   const stopReplaced = run('replaced subscriptions', () => app.payments.stopReplacedSubscriptions());
@@ -53,6 +55,7 @@ export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, 
     setInterval(sweep, SWEEP_EVERY_MS),
   ];
   return async () => {
+    stopping.abort();
     timers.forEach(clearInterval);
     await Promise.all(rounds);
   };

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { MailServerUnavailableError, type Mailer } from '../adapters/mail/index.js';
 import type { Database } from '../db/client.js';
 import { alertEmails, mailOutbox } from '../db/schema.js';
@@ -6,8 +6,10 @@ import { hideLinkCodes } from '../modules/users/mailedLinks.js';
 
 const BATCH = 20;
 const MAX_ATTEMPTS = 8;
-/** A claimed message not marked sent by then (the worker died) is due again. */
-const CLAIM_MS = 10 * 60_000;
+/** A claim runs out this long after it was made or last renewed: a dead worker's rows are due again within a minute. */
+export const LEASE_MS = 45_000;
+/** How often a running worker renews the claims it holds. */
+export const RENEW_EVERY_MS = 15_000;
 
 /** Minutes to wait before the next try: 1, 2, 4 … capped at an hour. */
 const backoffMs = (attempts: number) => Math.min(60, 2 ** (attempts - 1)) * 60_000;
@@ -16,39 +18,97 @@ const backoffMs = (attempts: number) => Math.min(60, 2 ** (attempts - 1)) * 60_0
 type OutboxTable = typeof mailOutbox | typeof alertEmails;
 
 /**
+ * The worker's time, as milliseconds ahead of the database's clock: 0 but in tests, which move time
+ * forward. Due times are set and compared on the database's clock, which stamps the rows as they are
+ * written, so a row written in the same millisecond as a claim is due, and workers on hosts whose
+ * clocks differ agree.
+ */
+export type Clock = () => number;
+
+/** A worker's clock at the time given: now (none), a moment the run starts at, or a clock that moves during the run. */
+export function clockOf(time?: Date | (() => Date)): Clock {
+  if (time === undefined) return () => 0;
+  if (typeof time === 'function') return () => time().getTime() - Date.now();
+  const shift = time.getTime() - Date.now();
+  return () => shift;
+}
+
+/** The database's time, moved by the worker's clock and `laterMs`. */
+export const timeAt = (clock: Clock, laterMs = 0): SQL => sql`now() + ${clock() + laterMs}::double precision * interval '1 millisecond'`;
+
+/**
  * Claims up to `limit` due rows of an outbox: pending ones whose time has come, and sending ones
  * whose claim ran out (the worker died mid-send). Each row is claimed before sending (status
- * 'sending' until a deadline) under FOR UPDATE SKIP LOCKED, so two workers never take the same row
- * and a crashed worker's claim runs out.
+ * 'sending' for a lease its worker renews while it runs, see `holdClaims`) under FOR UPDATE SKIP
+ * LOCKED, so two workers never take the same row and a dead worker's claims run out within a minute.
  */
-export async function claimDue<T extends OutboxTable>(db: Database, table: T, now: Date, limit: number): Promise<T['$inferSelect'][]> {
+export async function claimDue<T extends OutboxTable>(db: Database, table: T, clock: Clock, limit: number): Promise<T['$inferSelect'][]> {
   // Both tables have the columns used here; drizzle's builders take one table type at a time.
   const queue = table as unknown as typeof mailOutbox;
   return db.transaction(async (tx) => {
     const rows = await tx
       .select()
       .from(queue)
-      .where(and(inArray(queue.status, ['pending', 'sending']), lte(queue.nextAttemptAt, now)))
+      .where(and(inArray(queue.status, ['pending', 'sending']), sql`${queue.nextAttemptAt} <= ${timeAt(clock)}`))
       .orderBy(asc(queue.nextAttemptAt), asc(queue.id))
       .limit(limit)
       .for('update', { skipLocked: true });
     if (rows.length) {
       await tx
         .update(queue)
-        .set({ status: 'sending', nextAttemptAt: new Date(now.getTime() + CLAIM_MS) })
+        .set({ status: 'sending', nextAttemptAt: timeAt(clock, LEASE_MS) })
         .where(inArray(queue.id, rows.map((r) => r.id)));
     }
     return rows as unknown as T['$inferSelect'][];
   });
 }
 
+/**
+ * Keeps claimed rows claimed while this worker runs: their lease is renewed every RENEW_EVERY_MS
+ * until each is let go (sent, failed, handed back) or the run ends. A renewal the database does not
+ * take (out of reach) is tried again at the next.
+ */
+export function holdClaims(db: Database, table: OutboxTable, rows: { id: number }[], clock: Clock) {
+  const queue = table as unknown as typeof mailOutbox;
+  const held = new Set(rows.map((r) => r.id));
+  let renewal: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    if (held.size === 0) return;
+    renewal = db
+      .update(queue)
+      .set({ nextAttemptAt: timeAt(clock, LEASE_MS) })
+      .where(and(inArray(queue.id, [...held]), eq(queue.status, 'sending')))
+      .catch(() => {});
+  }, RENEW_EVERY_MS);
+  return {
+    letGo(id: number) {
+      held.delete(id);
+    },
+    async end() {
+      clearInterval(timer);
+      held.clear();
+      await renewal;
+    },
+  };
+}
+
+/** Rows back in the queue untried, due `laterMs` from now; their attempts stay as they were. */
+export async function handBack(db: Database, table: OutboxTable, ids: number[], clock: Clock, laterMs: number, lastError?: string) {
+  if (ids.length === 0) return;
+  const queue = table as unknown as typeof mailOutbox;
+  await db
+    .update(queue)
+    .set({ status: 'pending', nextAttemptAt: timeAt(clock, laterMs), ...(lastError && { lastError }) })
+    .where(inArray(queue.id, ids));
+}
+
 /** A failed attempt's outcome: tried again later, with a growing wait, or failed for good after the last attempt. */
-export function failedAttempt(attempts: number, error: unknown, now: Date) {
+export function failedAttempt(attempts: number, error: unknown, clock: Clock) {
   return {
     status: attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
     attempts,
     lastError: String(error).slice(0, 500),
-    nextAttemptAt: new Date(now.getTime() + backoffMs(attempts)),
+    nextAttemptAt: timeAt(clock, backoffMs(attempts)),
   };
 }
 
@@ -68,30 +128,42 @@ export const SERVER_PAUSE_MS = 60_000;
 /**
  * Sends the e-mails that are due; a failure goes back to 'pending' with a later try. While the mail
  * server is out of reach the e-mails wait for it, using up no attempt (a receipt is not lost to an
- * outage of a few hours).
+ * outage of a few hours). Once `stop` is signalled no e-mail is started: those claimed are handed back.
  */
-export async function sendDueMail(db: Database, mailer: Mailer, now = new Date()): Promise<number> {
-  const due = await claimDue(db, mailOutbox, now, BATCH);
+export async function sendDueMail(db: Database, mailer: Mailer, time?: Date | (() => Date), stop?: AbortSignal): Promise<number> {
+  const clock = clockOf(time);
+  const due = await claimDue(db, mailOutbox, clock, BATCH);
+  const claims = holdClaims(db, mailOutbox, due, clock);
   let sent = 0;
-  for (const [index, mail] of due.entries()) {
-    const attempts = mail.attempts + 1;
-    try {
-      await mailer.send({ to: mail.recipient, subject: mail.subject, text: mail.text, ...(mail.html && { html: mail.html }) });
-      // Sent: the outbox keeps the e-mail for the log, its single-use codes no longer.
-      const scrubbed = { text: hideLinkCodes(mail.text), html: mail.html && hideLinkCodes(mail.html) };
-      await db.update(mailOutbox).set({ status: 'sent', attempts, sentAt: new Date(), ...scrubbed }).where(eq(mailOutbox.id, mail.id));
-      sent++;
-    } catch (error) {
-      if (error instanceof MailServerUnavailableError) {
-        const waiting = due.slice(index).map((m) => m.id);
-        await db
-          .update(mailOutbox)
-          .set({ status: 'pending', nextAttemptAt: new Date(now.getTime() + SERVER_PAUSE_MS), lastError: String(error).slice(0, 500) })
-          .where(inArray(mailOutbox.id, waiting));
-        break;
-      }
-      await db.update(mailOutbox).set(failedAttempt(attempts, error, now)).where(eq(mailOutbox.id, mail.id));
-    }
+  let serverDown: string | undefined;
+  try {
+    const untried = await forEachLimited(
+      due,
+      1,
+      async (mail) => {
+        const attempts = mail.attempts + 1;
+        try {
+          await mailer.send({ to: mail.recipient, subject: mail.subject, text: mail.text, ...(mail.html && { html: mail.html }) });
+          // Sent: the outbox keeps the e-mail for the log, its single-use codes no longer.
+          const scrubbed = { text: hideLinkCodes(mail.text), html: mail.html && hideLinkCodes(mail.html) };
+          await db.update(mailOutbox).set({ status: 'sent', attempts, sentAt: new Date(), ...scrubbed }).where(eq(mailOutbox.id, mail.id));
+          sent++;
+        } catch (error) {
+          if (!(error instanceof MailServerUnavailableError)) {
+            await db.update(mailOutbox).set(failedAttempt(attempts, error, clock)).where(eq(mailOutbox.id, mail.id));
+            return;
+          }
+          serverDown = String(error).slice(0, 500);
+          await handBack(db, mailOutbox, [mail.id], clock, SERVER_PAUSE_MS, serverDown);
+        } finally {
+          claims.letGo(mail.id);
+        }
+      },
+      () => serverDown !== undefined || Boolean(stop?.aborted),
+    );
+    await handBack(db, mailOutbox, untried.map((m) => m.id), clock, serverDown ? SERVER_PAUSE_MS : 0, serverDown);
+  } finally {
+    await claims.end();
   }
   return sent;
 }

@@ -148,7 +148,8 @@ export function createMailLog({ db, alertMail }: MailLogDeps) {
     /** POST admin/mail/{queue}/{id}/resend: a failed e-mail goes back in its queue with fresh attempts. */
     async resend(session: Session, queue: MailQueue, id: number): Promise<MailLogEntry> {
       const table = queue === 'outbox' ? mailOutbox : alertEmails;
-      const again = { status: 'pending', attempts: 0, nextAttemptAt: new Date(), lastError: null };
+      // Due on the database's clock, which the worker's claims go by.
+      const again = { status: 'pending', attempts: 0, nextAttemptAt: sql`now()`, lastError: null };
       const [resent] = await db.transaction(async (tx) => {
         const queued = await tx
           .update(table)

@@ -20,7 +20,8 @@ const TTL_MS = 10 * 60_000;
 /**
  * Answers kept in memory and dropped the moment a write that changes one commits, on every instance:
  * the database notifies each listening instance. While notifications could be missed (a server's
- * listening connection is down), nothing is served from memory or remembered.
+ * listening connection is down), nothing is served from memory or remembered; while the database
+ * does not answer at all, what was remembered is served.
  */
 class AnswerCache<V> {
   protected readonly answers: RecentCache<string, V>;
@@ -32,11 +33,14 @@ class AnswerCache<V> {
     this.answers = new RecentCache(TTL_MS, max);
   }
 
-  /** The answer remembered, once this process's own writes so far have been heard of. */
+  /**
+   * The answer remembered, once this process's own writes so far have been heard of; while the
+   * database does not answer, as it was when it stopped (no wait on it first).
+   */
   async get(key: string): Promise<V | undefined> {
-    await this.subscription?.caughtUp();
+    if (!this.subscription?.unanswered()) await this.subscription?.caughtUp();
     this.settle();
-    return this.subscription?.live() ? this.answers.get(key) : undefined;
+    return this.subscription?.live() || this.subscription?.unanswered() ? this.answers.get(key) : undefined;
   }
 
   /** Drops what the notifications heard so far changed, when that is left to the next read. */

@@ -1,0 +1,153 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Mailer, MailMessage } from '../src/adapters/mail/index.js';
+import { alertEmails, mailOutbox } from '../src/db/schema.js';
+import { sendDueAlertEmails } from '../src/worker/alertEmails.js';
+import { startWorker } from '../src/worker/index.js';
+import { claimDue, clockOf, LEASE_MS, RENEW_EVERY_MS, sendDueMail } from '../src/worker/outbox.js';
+import { alertKit, alertMailSettings } from './alertKit.js';
+import { createTestApp, type TestContext } from './helpers.js';
+
+/**
+ * The claims on alert e-mails: a worker's claim lasts while it runs and runs out within a minute of
+ * its death; a stopping worker hands back what it has not started. Time is moved by injected clocks.
+ */
+let ctx: TestContext;
+const kit = alertKit(() => ctx);
+const db = () => ctx.database.db;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx.close());
+
+/** A paid alert to `count` directory sites; answers it and its recipients. */
+async function alertTo(zip: string, count: number) {
+  const { token, pet } = await kit.ownerWithLostPet();
+  for (let miles = 1; miles <= count; miles++) await kit.siteNear(zip, miles);
+  const alert = await kit.sendAndPay(token, pet.id, { zipCode: zip });
+  const recipients = await kit.recipientsOf(alert.id);
+  expect(recipients).toHaveLength(count);
+  return { alert, recipients };
+}
+
+/**
+ * A mail server in the middle of a fan-out: it takes the alert's messages and answers none until
+ * `answer()`; `busy` resolves once `inFlight` of them wait. Other messages (receipts) go through.
+ */
+function slowMailServer(recipients: string[], inFlight: number) {
+  const taken: MailMessage[] = [];
+  let answer!: () => void;
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  let full!: () => void;
+  const busy = new Promise<void>((resolve) => (full = resolve));
+  const mailer: Mailer = {
+    async send(message) {
+      if (!recipients.includes(message.to)) return;
+      taken.push(message);
+      if (taken.length === inFlight) full();
+      await answered;
+    },
+  };
+  return { mailer, taken, busy, answer };
+}
+
+const rowsOf = (alertId: number) => db().select().from(alertEmails).where(and(eq(alertEmails.alertId, alertId), eq(alertEmails.kind, 'alert')));
+
+describe('a claimed alert e-mail', () => {
+  it("is due again within a minute of its worker's death, and not before its lease runs out", async () => {
+    const { alert } = await alertTo('80202', 3);
+    const start = Date.now();
+    // This worker claims the e-mails and dies: it never renews its claim.
+    const claimed = (await claimDue(db(), alertEmails, clockOf(new Date(start)), 100)).filter((r) => r.alertId === alert.id);
+    expect(claimed).toHaveLength(3);
+    expect(await claimDue(db(), alertEmails, clockOf(new Date(start + LEASE_MS - 5000)), 100)).toEqual([]);
+    const again = await claimDue(db(), alertEmails, clockOf(new Date(start + LEASE_MS + 5000)), 100);
+    expect(again.map((r) => r.id).sort()).toEqual(claimed.map((r) => r.id).sort());
+    expect(LEASE_MS + 5000).toBeLessThanOrEqual(60_000);
+    await db().update(alertEmails).set({ status: 'canceled' }).where(eq(alertEmails.alertId, alert.id));
+  });
+
+  it('stays claimed while its worker runs, however long the mail server takes, and goes once', async () => {
+    const { alert, recipients } = await alertTo('97201', 20);
+    const server = slowMailServer(recipients, 16);
+    let elapsed = 0;
+    const start = Date.now();
+    const clock = () => new Date(start + elapsed);
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const running = sendDueAlertEmails(db(), server.mailer, alertMailSettings, clock);
+      await server.busy;
+      // Two minutes pass with 16 messages in flight and 4 waiting; the worker renews its claim.
+      for (let renewals = 0; renewals < 8; renewals++) {
+        elapsed += RENEW_EVERY_MS;
+        vi.advanceTimersByTime(RENEW_EVERY_MS);
+        await vi.waitFor(async () => {
+          const [renewed] = await db()
+            .select({ count: sql<number>`count(*)::int` })
+            .from(alertEmails)
+            .where(and(eq(alertEmails.alertId, alert.id), sql`${alertEmails.nextAttemptAt} > now() + ${elapsed + LEASE_MS - RENEW_EVERY_MS}::double precision * interval '1 millisecond'`));
+          expect(renewed!.count).toBe(20);
+        });
+        // Another worker, at the same time, finds none of them due.
+        expect((await claimDue(db(), alertEmails, clockOf(clock()), 100)).filter((r) => r.alertId === alert.id)).toEqual([]);
+      }
+      server.answer();
+      expect(await running).toMatchObject({ delivered: 20, waiting: 0 });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(server.taken.map((m) => m.to).sort()).toEqual(recipients);
+    expect((await rowsOf(alert.id)).every((r) => r.status === 'delivered')).toBe(true);
+  });
+
+  it('is handed back at once, unsent, when its worker stops; those in flight are finished first', async () => {
+    const { alert, recipients } = await alertTo('02108', 40);
+    const server = slowMailServer(recipients, 16);
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    let stopped: Promise<void>;
+    try {
+      const stop = startWorker(ctx.app, db(), server.mailer, alertMailSettings);
+      // The worker's alert round starts on its timer.
+      vi.advanceTimersByTime(5000);
+      await server.busy;
+      stopped = stop();
+    } finally {
+      vi.useRealTimers();
+    }
+    server.answer();
+    await stopped;
+    const sent = server.taken.map((m) => m.to);
+    expect(sent).toHaveLength(16);
+    const rows = await rowsOf(alert.id);
+    expect(rows.filter((r) => r.status === 'delivered').map((r) => r.recipient).sort()).toEqual([...sent].sort());
+    // Another worker takes the rest at once, on the clock as it is.
+    const rest = (await claimDue(db(), alertEmails, clockOf(), 100)).filter((r) => r.alertId === alert.id);
+    expect(rest.map((r) => r.recipient).sort()).toEqual(recipients.filter((to) => !sent.includes(to)));
+    expect(rest.every((r) => r.attempts === 0)).toBe(true);
+  });
+});
+
+describe('a queued e-mail of the mail outbox', () => {
+  it('is due as soon as it is written, and handed back at once when the worker stops', async () => {
+    await db().update(mailOutbox).set({ status: 'sent' });
+    const queued = await db()
+      .insert(mailOutbox)
+      .values(['a', 'b', 'c'].map((name) => ({ recipient: `${name}@example.com`, kind: 'password-reset' as const, subject: 'Reset', text: 'Reset' })))
+      .returning();
+    const stopping = new AbortController();
+    const sent: string[] = [];
+    // The portal is told to stop while the first e-mail goes.
+    const mailer: Mailer = {
+      async send(message) {
+        sent.push(message.to);
+        stopping.abort();
+      },
+    };
+    expect(await sendDueMail(db(), mailer, undefined, stopping.signal)).toBe(1);
+    expect(sent).toEqual(['a@example.com']);
+    const rest = await claimDue(db(), mailOutbox, clockOf(), 20);
+    expect(rest.map((r) => r.id).sort()).toEqual(queued.slice(1).map((r) => r.id).sort());
+    expect(rest.every((r) => r.attempts === 0)).toBe(true);
+  });
+});
