@@ -209,7 +209,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         transfers: createPetTransfer({ db: database.db, accounts: users, payments, publicUrl: config.publicUrl }),
         removals: createPetRemoval({ db: database.db, accounts: users, payments }),
       });
-      await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl, log: app.log }) });
+      await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl, log: app.log }), db: database.db });
       await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config) }) });
       await api.register(adminSearchRoutes, { search: createAdminSearch({ db: database.db }) });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

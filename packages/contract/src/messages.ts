@@ -175,6 +175,7 @@ export const messages = {
   chipBrandUnknown: 'This chip brand is not one the registry knows.',
   petUploadChipRegistered: 'Already registered: this microchip is on this owner\'s pet.',
   petUploadPetRegistered: 'Already registered: this owner has a pet of this name, species and date of birth.',
+  petUploadExampleRow: "The template's example row: not registered.",
   petUploadNotProcessed: 'Not processed: please upload the file again.',
   petUploadExistingAccount: 'Registered to the existing account; the owner details in the file were not applied.',
   petUploadAccountInactive: 'This email belongs to a deactivated account: no pet is registered to it.',
