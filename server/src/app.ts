@@ -27,6 +27,7 @@ import { adminRecordRoutes } from './modules/admin/recordRoutes.js';
 import { createAdminRecords } from './modules/admin/records.js';
 import { createPetRemoval } from './modules/admin/removal.js';
 import { createPetTransfer } from './modules/admin/transfer.js';
+import { createPetSupportView } from './modules/admin/petSupport.js';
 import { createBulkPetUpload } from './modules/admin/bulkUpload.js';
 import { bulkUploadRoutes } from './modules/admin/bulkUploadRoutes.js';
 import { createAdminSearch } from './modules/admin/search.js';
@@ -206,6 +207,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       });
       await api.register(adminRecordRoutes, {
         records: createAdminRecords({ db: database.db, petService: pets, accounts: users, sessions: app.sessions }),
+        support: createPetSupportView({ db: database.db }),
         transfers: createPetTransfer({ db: database.db, accounts: users, payments, publicUrl: config.publicUrl }),
         removals: createPetRemoval({ db: database.db, accounts: users, payments }),
       });

@@ -197,6 +197,8 @@ export const messages = {
   emailsDoNotMatch: "Emails don't match",
   petAlreadyOwned: 'This pet already belongs to this account.',
   petTransferred: 'The pet has been transferred.',
+  transferOpenAlert: 'This pet is reported lost: its open alert moves with it to the new owner. Confirm to transfer it anyway.',
+  invitationDetailsRequired: 'Enter your first name, last name and mobile phone to finish setting up your account.',
   ownAccountDisable: 'You cannot disable your own account.',
   administratorAccountProtected: "An administrator's email and access can only be changed by that administrator, on their profile page.",
   transferAccountInactive: "The new owner's account is disabled. Enable it before transferring the pet.",
