@@ -34,7 +34,8 @@ test.describe('[ADMIN][BULK UPLOAD]', () => {
     expect(allowed.suggestedFilename()).toMatch(/^bulk-pet-upload-allowed-values-.+\.csv$/);
     const values = lines(await allowed.path());
     expect(values[0]).toBe('species,sex,chipBrand,ownerState,state name');
-    expect(values.join('\n')).toMatch(/,Male,.*,MO,Missouri/);
+    expect(values.some((line) => /^[^,]*,Male,/.test(line))).toBe(true);
+    expect(values.some((line) => line.endsWith(',MO,Missouri'))).toBe(true);
 
     // The e-mail waits for a file, Submit for both; a file that is no CSV is refused.
     const emailField = page.getByLabel('Shelter email');

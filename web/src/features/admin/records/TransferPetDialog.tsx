@@ -44,19 +44,18 @@ export function TransferPetDialog({ petId, petName, lost, open, onClose }: Trans
       setConfirming(true);
       return;
     }
-    transfer.mutate(
-      { Email: email, confirmOpenAlert: confirming },
-      {
-        onSuccess: (result) => {
-          toast(result.message, { variant: 'success' });
-          close();
-        },
-        onError: (failure) => {
-          // An alert opened since the page loaded: the server asks for the same confirmation.
-          if (failure instanceof ApiError && failure.errors.includes(messages.transferOpenAlert)) setConfirming(true);
-          // Spec 8: a transfer failure shows the pet's generic message; the dialog keeps the reason.
-          else toast(messages.genericError, { variant: 'error' });
-        },
+    // A promise, not mutate's callbacks: the page reloads the new owner meanwhile, and callbacks of a dialog
+    // unmounted by that reload would never run.
+    transfer.mutateAsync({ Email: email, confirmOpenAlert: confirming }).then(
+      (result) => {
+        toast(result.message, { variant: 'success' });
+        close();
+      },
+      (failure: unknown) => {
+        // An alert opened since the page loaded: the server asks for the same confirmation.
+        if (failure instanceof ApiError && failure.errors.includes(messages.transferOpenAlert)) setConfirming(true);
+        // Spec 8: a transfer failure shows the pet's generic message; the dialog keeps the reason.
+        else toast(messages.genericError, { variant: 'error' });
       },
     );
   });

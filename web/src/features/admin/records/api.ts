@@ -45,7 +45,10 @@ export function useTransferPet(petId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (transfer: TransferPetInput) => api.post<PetTransfer>(`admin/transfer-pet/${petId}`, transfer),
-    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: petRecordKey(petId) }), queryClient.invalidateQueries({ queryKey: ['admin', 'pet-support', petId] })]),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'pet-support', petId] });
+      return queryClient.invalidateQueries({ queryKey: petRecordKey(petId) });
+    },
   });
 }
 
