@@ -10,7 +10,8 @@ const sameOrigin = (link: string) => link.replace(/^http:\/\/localhost:\d+/, '')
 test.describe('[ADMIN][PET RECORD]', () => {
   test('an administrator edits an owner and their pet, transfers the pet to a new owner, and removes it', async ({ page, request, browser }) => {
     test.setTimeout(120_000);
-    const { owner, petId } = await ownerWithPet(page, request);
+    const chip = randomChip();
+    const { owner, petId } = await ownerWithPet(page, request, chip);
     await payThroughApi(request, owner, petId, true);
     // Another owner's chip, to collide with.
     const otherChip = randomChip();
@@ -30,6 +31,21 @@ test.describe('[ADMIN][PET RECORD]', () => {
     await expect(userCard.getByLabel('Email', { exact: true })).toBeDisabled();
     await expect(petCard.getByRole('switch', { name: 'Chip Enabled' })).toBeChecked();
     await expect(petCard.getByRole('switch', { name: 'Enabled', exact: true })).toBeChecked();
+    // What a support agent answering a call reads: lost or not, who else to call, vets, cover and payments, the last e-mails.
+    await expect(adminPage.getByText('Juniper is not reported lost.')).toBeVisible();
+    await expect(adminPage.getByRole('region', { name: 'Backup Contacts' })).toContainText('The owner keeps no backup contacts.');
+    await expect(adminPage.getByRole('region', { name: 'Vets' })).toContainText('No vet is linked to this pet.');
+    const cover = adminPage.getByRole('region', { name: 'Cover and Payments' });
+    await expect(cover).toContainText('Lifetime');
+    await expect(cover.getByRole('list', { name: 'Payments' })).toContainText('Card ending 4242');
+    const mails = adminPage.getByRole('region', { name: 'Last E-mails to the Owner' });
+    await expect(mails.getByRole('listitem').first()).toBeVisible();
+    await expect(mails.getByRole('link', { name: `All e-mails to ${owner.email} in the mail log` })).toHaveAttribute(
+      'href',
+      `/admin-send-email?query=${encodeURIComponent(owner.email)}`,
+    );
+    // The owners' "Need help?" panel is not the administrators'.
+    await expect(adminPage.getByText('Need help?')).toHaveCount(0);
     await shot(adminPage, 'admin-pet-desktop');
 
     // The owner: the admin rules, Cancel puts back what is saved, then a save.
@@ -114,17 +130,25 @@ test.describe('[ADMIN][PET RECORD]', () => {
     await expect(page.getByText('You do not have permission to do that.')).toBeVisible();
     await lastMailTo(owner.email, 'Juniper Rose was transferred to a new owner');
 
-    // The new owner sets a password from the invitation and finds the pet, registered.
-    const invitation = await lastMailTo(newOwner, 'Your pet registry account is ready');
+    // The new owner's invitation names the pet and where it comes from; its page asks for the names and phone the profile needs.
+    const invitation = await lastMailTo(newOwner, 'Juniper Rose is waiting in your new pet registry account');
+    expect(invitation.text).toContain("our support team transferred Juniper Rose to you from Morgan Rivera's account");
     const newOwnerPage = await (await browser.newContext()).newPage();
     await newOwnerPage.goto(sameOrigin(invitation.text!.match(/http:\/\/\S+/)![0]));
+    await expect(newOwnerPage.getByRole('heading', { name: 'Set up your account' })).toBeVisible();
     await newOwnerPage.getByLabel('Password', { exact: true }).fill('Welcome#Home1');
     await newOwnerPage.getByLabel('Password (Confirm)').fill('Welcome#Home1');
-    await newOwnerPage.getByRole('button', { name: 'Reset your password' }).click();
+    await newOwnerPage.getByRole('button', { name: 'Choose your password' }).click();
+    await expect(newOwnerPage.getByText('You must enter first name')).toBeVisible();
+    await expect(newOwnerPage.getByText('You must enter a Mobile Phone')).toBeVisible();
+    await newOwnerPage.getByLabel('First Name').fill('Robin');
+    await newOwnerPage.getByLabel('Last Name').fill('Hale');
+    await newOwnerPage.getByLabel('Mobile Phone').fill('(314) 555-0188');
+    await shot(newOwnerPage, 'invitation-set-up', false);
+    await newOwnerPage.getByRole('button', { name: 'Choose your password' }).click();
     await expect(newOwnerPage).toHaveURL(/\/sign-in$/);
     await signIn(newOwnerPage, newOwner, 'Welcome#Home1');
-    // No names yet: the toolbar greets the account by its e-mail.
-    await expect(newOwnerPage.getByRole('button', { name: `Hi, ${newOwner}` })).toBeVisible();
+    await expect(newOwnerPage.getByRole('button', { name: /^Hi, Robin/ })).toBeVisible();
     await newOwnerPage.goto(`/client/pet/update/${petId}`);
     await expect(newOwnerPage.getByRole('heading', { name: 'Juniper Rose', level: 1 })).toBeVisible();
     await expect(newOwnerPage.getByText('Lifetime', { exact: true })).toBeVisible();
@@ -136,5 +160,17 @@ test.describe('[ADMIN][PET RECORD]', () => {
     await expect(adminPage).toHaveURL(/\/admin$/);
     await newOwnerPage.goto('/client/pet');
     await expect(newOwnerPage.getByText('Juniper Rose')).toBeHidden();
+
+    // Its chip still leads an administrator to the record, which says when it was removed.
+    await adminPage.goto('/admin-search');
+    await adminPage.getByLabel('Microchip number').fill(chip);
+    await adminPage.getByLabel('Microchip number').press('Enter');
+    await expect(adminPage).toHaveURL(new RegExp(`/admin/pet/${petId}$`));
+    const today = new Date().toLocaleDateString('en-US', { month: '2-digit', day: '2-digit', year: 'numeric' });
+    await expect(adminPage.getByText(`Removed on ${today}`)).toBeVisible();
+    await expect(adminPage.getByText('Record not found')).toHaveCount(0);
+    await expect(adminPage.getByRole('button', { name: 'Transfer' })).toHaveCount(0);
+    await expect(adminPage.getByRole('button', { name: 'Edit pet' })).toHaveCount(0);
+    await shot(adminPage, 'admin-pet-removed');
   });
 });

@@ -77,6 +77,11 @@ test.describe('[ADMIN][SEARCH]', () => {
     for (const column of ['Owner Name', 'Email', 'Address', 'Phone Number', 'Pet Name', 'Chip ID']) {
       await expect(table.getByRole('columnheader', { name: column })).toBeVisible();
     }
+    // The total shows even when one page holds every row.
+    await expect(page.getByText('1–1 of 1', { exact: true })).toBeVisible();
+    // The owners' "Need help?" panel is not the administrators'.
+    await expect(page.getByRole('complementary', { name: 'Support' })).toHaveCount(0);
+    await expect(page.getByText('Need help?')).toHaveCount(0);
     await shot(page, 'admin-users-desktop');
 
     // At phone width each row is a card, labelled by its columns.

@@ -26,7 +26,16 @@ test.describe('[ADMIN][BULK UPLOAD]', () => {
     // The template is a file the site serves.
     const [template] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download template' }).click()]);
     expect(template.suggestedFilename()).toBe('bulk-pet-upload-template.csv');
-    expect(lines(await template.path())).toEqual([columns]);
+    const [, example] = lines(await template.path());
+    expect(lines(await template.path())).toEqual([columns, example]);
+    expect(example).toMatch(/^Biscuit,Dog,/);
+    // The allowed values: the species, sexes, chip brands and states a file may name.
+    const [allowed] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download allowed values' }).click()]);
+    expect(allowed.suggestedFilename()).toMatch(/^bulk-pet-upload-allowed-values-.+\.csv$/);
+    const values = lines(await allowed.path());
+    expect(values[0]).toBe('species,sex,chipBrand,ownerState,state name');
+    expect(values.some((line) => /^[^,]*,Male,/.test(line))).toBe(true);
+    expect(values.some((line) => line.endsWith(',MO,Missouri'))).toBe(true);
 
     // The e-mail waits for a file, Submit for both; a file that is no CSV is refused.
     const emailField = page.getByLabel('Shelter email');
@@ -44,8 +53,10 @@ test.describe('[ADMIN][BULK UPLOAD]', () => {
       file,
       [
         columns,
+        example,
         `Biscuit,Dog,Labrador Retriever,Male,03/14/2022,${chip},HomeAgain,52,Friendly,,,,,,,,`,
         'Smaug,Dragon,,,2020-01-01,,,,=HYPERLINK("http://evil.example"),,,,,,,,',
+        `Rex,Dog,Beagle,Male,x,,,,,,,,,,,ZZ,`,
       ].join('\r\n'),
     );
     await page.getByLabel('CSV file', { exact: true }).setInputFiles(file);
@@ -64,9 +75,12 @@ test.describe('[ADMIN][BULK UPLOAD]', () => {
     expect(download.suggestedFilename()).toMatch(/^bulk-pet-upload-result-.+\.csv$/);
     const result = lines(await download.path());
     expect(result[0]).toBe(`${columns},status,reason`);
-    expect(result[1]).toMatch(new RegExp(`^Biscuit,Dog,Labrador Retriever,Male,03/14/2022,${chip},.*,created,$`));
-    expect(result[2]).toMatch(/^Smaug,Dragon,.*,"'=HYPERLINK\(""http:\/\/evil\.example""\)",.*,error,This species is not one the registry knows\.$/);
-    await expect(page.getByText('1 pet registered, 0 skipped (already registered), 1 row with errors')).toBeVisible();
+    expect(result[1]).toMatch(/^Biscuit,Dog,.*,skipped,The template's example row: not registered\.$/);
+    expect(result[2]).toMatch(new RegExp(`^Biscuit,Dog,Labrador Retriever,Male,03/14/2022,${chip},.*,created,$`));
+    expect(result[3]).toMatch(/^Smaug,Dragon,.*,"'=HYPERLINK\(""http:\/\/evil\.example""\)",.*,error,This species is not one the registry knows\.$/);
+    // Each reason ends where the next begins; an unknown state is the row's error.
+    expect(result[4]).toMatch(/^Rex,.*,error,[^;]+; Choose a state from the list\.$/);
+    await expect(page.getByText('1 pet registered, 1 skipped (already registered), 2 rows with errors')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Result file' })).toBeVisible();
     await shot(page, 'bulk-upload-desktop');
 
@@ -75,7 +89,7 @@ test.describe('[ADMIN][BULK UPLOAD]', () => {
     expect(invitation.text).toContain('/reset-password?email=');
 
     await page.setViewportSize({ width: 390, height: 844 });
-    await expect(page.getByText('1 pet registered, 0 skipped (already registered), 1 row with errors')).toBeVisible();
+    await expect(page.getByText('1 pet registered, 1 skipped (already registered), 2 rows with errors')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await shot(page, 'bulk-upload-phone');
   });

@@ -140,10 +140,14 @@ test.describe('[PUBLIC]', () => {
     await page.screenshot({ path: test.info().outputPath('profile.png'), fullPage: true });
   });
 
-  test('[SHORT]: an unknown short link says Invalid Short URL and goes to sign-in', async ({ page }) => {
+  test('[SHORT]: a worn or mistyped short link leaves the finder on the lookup page, saying Invalid Short URL', async ({ page }) => {
     await page.goto('/short/zzzzzzzz');
-    await expect(page.getByText('Invalid Short URL')).toBeVisible();
-    await expect(page).toHaveURL(/\/sign-in$/);
+    await expect(page).toHaveURL(/\/microchip-lookup$/);
+    const notice = page.getByRole('alert').filter({ hasText: 'Invalid Short URL' });
+    await expect(notice).toContainText('The link on the tag may be worn or mistyped.');
+    await expect(notice.getByRole('link', { name: /\(\d{3}\) \d{3}/ })).toBeVisible();
+    await expect(page.getByLabel('Microchip Number')).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('short-link-invalid.png'), fullPage: true });
   });
 
   test("[TAG]: an owner downloads the QR code of the pet's short link as PNG and SVG", async ({ page, request }) => {

@@ -29,6 +29,7 @@ import { adminRecordRoutes } from './modules/admin/recordRoutes.js';
 import { createAdminRecords } from './modules/admin/records.js';
 import { createPetRemoval } from './modules/admin/removal.js';
 import { createPetTransfer } from './modules/admin/transfer.js';
+import { createPetSupportView } from './modules/admin/petSupport.js';
 import { createBulkPetUpload } from './modules/admin/bulkUpload.js';
 import { bulkUploadRoutes } from './modules/admin/bulkUploadRoutes.js';
 import { createAdminSearch } from './modules/admin/search.js';
@@ -239,10 +240,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       });
       await api.register(adminRecordRoutes, {
         records: createAdminRecords({ db: database.db, petService: pets, accounts: users, sessions: app.sessions }),
+        support: createPetSupportView({ db: database.db }),
         transfers: createPetTransfer({ db: database.db, accounts: users, payments, publicUrl: config.publicUrl }),
         removals: createPetRemoval({ db: database.db, accounts: users, payments }),
       });
-      await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl, log: app.log }) });
+      await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl, log: app.log }), db: database.db });
       await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config) }) });
       await api.register(adminSearchRoutes, { search: createAdminSearch({ db: database.db }) });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

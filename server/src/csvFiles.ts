@@ -84,15 +84,18 @@ export function csvResultFile<C extends string, S extends string>(
   name: string,
 ): CsvResultFile<S> {
   const header = [...columns, 'status', 'reason'];
-  const rows = results.map(({ cells, status, reason }) => [...columns.map((column) => cells[column]), status, reason].map(neutralised));
-  const text = stringify([header, ...rows], { bom: true, record_delimiter: 'windows' });
+  const rows = results.map(({ cells, status, reason }) => [...columns.map((column) => cells[column]), status, reason]);
+  return { ...csvDownload(header, rows, name), counts: countStatuses(statuses, results) };
+}
+
+/**
+ * A CSV file to download, as spreadsheets open it (UTF-8 with a byte-order mark, CRLF), every cell
+ * neutralised, named `{name}-{time}.csv`.
+ */
+export function csvDownload(header: readonly string[], rows: readonly (readonly string[])[], name: string): DownloadFile {
+  const text = stringify([header, ...rows.map((row) => row.map(neutralised))], { bom: true, record_delimiter: 'windows' });
   const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
-  return {
-    fileContents: Buffer.from(text, 'utf8').toString('base64'),
-    contentType: 'text/csv',
-    fileDownloadName: `${name}-${stamp}.csv`,
-    counts: countStatuses(statuses, results),
-  };
+  return { fileContents: Buffer.from(text, 'utf8').toString('base64'), contentType: 'text/csv', fileDownloadName: `${name}-${stamp}.csv` };
 }
 
 /** A multipart upload read whole: its one file (null when none came) and its text fields. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { messages, petUploadColumns, petUploadLimits, type AuthResult, type PetUploadResult } from '@petreg/contract';
+import { messages, petUploadColumns, petUploadExample, petUploadLimits, type AuthResult, type PetUploadResult } from '@petreg/contract';
 import { parse } from 'csv-parse/sync';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
@@ -270,16 +270,36 @@ describe('POST admin/bulk-pet-upload', () => {
     const { rows } = await uploaded(
       csv(
         dog({ ownerEmail: email, ownerFirstName: '', ownerLastName: 'Whitfield' }),
-        dog({ ownerEmail: uniqueEmail(), ownerFirstName: 'Dana', ownerLastName: 'Whitfield', ownerPhone: '12', ownerState: 'ZZ' }),
+        dog({ ownerEmail: uniqueEmail(), ownerFirstName: 'Dana', ownerLastName: '', ownerPhone: '12' }),
         dog({ ownerEmail: 'not-an-email' }),
       ),
     );
     expect(rows.map((r) => [r.status, r.reason])).toEqual([
       ['error', messages.firstNameRequired],
-      ['error', `${messages.phoneInvalid} ${messages.stateInvalid}`],
+      ['error', `${messages.lastNameRequired}; ${messages.phoneInvalid}`],
       ['error', messages.emailInvalid],
     ]);
     expect(await accountOf(email)).toBeUndefined();
+  });
+
+  it('refuses a row naming a state the registry does not know, whoever its owner is', async () => {
+    const before = await petCount();
+    const existing = await signUpOwner(ctx.app);
+    const { rows } = await uploaded(
+      csv(
+        dog({ ownerEmail: uniqueEmail(), ownerFirstName: 'Dana', ownerLastName: 'Whitfield', ownerState: 'ZZ' }),
+        dog({ ownerEmail: existing.user.data.email, ownerState: 'zz' }),
+        dog({ ownerState: 'ZZ' }),
+        dog({ petName: '', ownerState: 'ZZ' }),
+      ),
+    );
+    expect(rows.map((r) => [r.status, r.reason])).toEqual([
+      ['error', messages.stateInvalid],
+      ['error', messages.stateInvalid],
+      ['error', messages.stateInvalid],
+      ['error', `${messages.petNameRequired}; ${messages.petNameMin2}; ${messages.stateInvalid}`],
+    ]);
+    expect(await petCount()).toBe(before);
   });
 
   it('checks every row with the pet form’s rules; one bad row never stops the others', async () => {
@@ -309,7 +329,8 @@ describe('POST admin/bulk-pet-upload', () => {
       ['error', messages.speciesUnknown],
       ['error', messages.breedsOfSpecies],
       ['error', messages.petNameMin2],
-      ['error', `${messages.petNameRequired} ${messages.petNameMin2}`],
+      // Each reason ends where the next begins.
+      ['error', `${messages.petNameRequired}; ${messages.petNameMin2}`],
       ['created', ''],
       ['error', messages.petSpeciesRequired],
       ['error', messages.chipTooShort],
@@ -427,20 +448,45 @@ describe('POST admin/bulk-pet-upload', () => {
     expect(rows[1]).toMatchObject({ species: `'@SUM(A1)`, notes: `'-2`, status: 'error', reason: messages.speciesUnknown });
   });
 
-  it('serves a template of the header line only, reads a file filled in below it, and one saved by a Windows spreadsheet', async () => {
-    // No sample row: an administrator who fills the template below one would register a stranger's pet.
+  it('serves a template of one example row, which an upload skips, and reads a file filled in below it, and one saved by a Windows spreadsheet', async () => {
     const template = readFileSync(new URL('../../web/public/templates/bulk-pet-upload-template.csv', import.meta.url), 'utf8');
-    expect(template).toBe(`${petUploadColumns.join(',')}\r\n`);
+    expect(template).toBe(csv(petUploadExample) + '\r\n');
+    const before = await petCount();
+    const alone = await uploaded(template);
+    // A template filled in below its example registers no stranger's pet.
+    expect(alone.rows.map((r) => [r.petName, r.status, r.reason])).toEqual([['Biscuit', 'skipped', messages.petUploadExampleRow]]);
+    expect(await petCount()).toBe(before);
+    expect(await accountOf(petUploadExample.ownerEmail)).toBeUndefined();
     const filled = [
       `Biscuit,Dog,Labrador Retriever;Beagle,Male,03/14/2022,${uniqueChip()},HomeAgain,52,Adopted from the shelter,Dana,Whitfield,${uniqueEmail()},(314) 555-0178,1200 Market St,Saint Louis,MO,63101`,
       'Mittens,Cat,Domestic Shorthair,Female,2023-06-01,,,9,Still at the shelter,,,,,,,,',
     ].join('\r\n');
     const { rows } = await uploaded(template + filled, { email: uniqueEmail() });
-    expect(rows.map((r) => r.status)).toEqual(['created', 'created']);
+    expect(rows.map((r) => r.status)).toEqual(['skipped', 'created', 'created']);
 
     const latin1 = Buffer.from(csv(dog({ petName: 'Café', notes: 'Señor' })), 'latin1');
     const windows = await upload(latin1);
     expect(resultRows(windows.result!)[0]).toMatchObject({ petName: 'Café', notes: 'Señor', status: 'created' });
+  });
+
+  it('answers administrators the values a file may name, one column each; owners get 403', async () => {
+    const denied = await call(ctx.app, 'GET', 'admin/bulk-pet-upload/allowed-values', { token: customer.token });
+    expect(denied.status).toBe(403);
+    const { status, body } = await call<PetUploadResult>(ctx.app, 'GET', 'admin/bulk-pet-upload/allowed-values', { token: admin.token });
+    expect(status).toBe(200);
+    expect(body.result).toMatchObject({ contentType: 'text/csv', fileDownloadName: expect.stringMatching(/^bulk-pet-upload-allowed-values-.+\.csv$/) });
+    const text = Buffer.from(body.result!.fileContents, 'base64').toString('utf8');
+    const values = parse(text, { bom: true, columns: true }) as Record<string, string>[];
+    const column = (name: string) => values.map((row) => row[name]).filter(Boolean);
+    expect(Object.keys(values[0]!)).toEqual(['species', 'sex', 'chipBrand', 'ownerState', 'state name']);
+    expect(column('species')).toEqual(expect.arrayContaining(['Dog', 'Cat']));
+    expect(column('sex')).toEqual(['Unknown', 'Male', 'Female']);
+    expect(column('chipBrand')).toContain('HomeAgain');
+    expect(column('ownerState')).toEqual(expect.arrayContaining(['MO', 'CA']));
+    expect(values.find((row) => row.ownerState === 'MO')!['state name']).toBe('Missouri');
+    // Every value listed is one an upload takes.
+    const { rows } = await uploaded(csv(dog({ species: column('species')[0]!, breed: '', sex: column('sex')[2]!, chipBrand: column('chipBrand').at(-1)!, ownerState: column('ownerState').at(-1)! })));
+    expect(rows.map((r) => [r.status, r.reason])).toEqual([['created', '']]);
   });
 
   it('refuses a file that is no CSV, a missing file, and a missing or bad shelter e-mail; nothing changes', async () => {

@@ -1,6 +1,7 @@
 import {
   messages,
   type AdminPet,
+  type AdminPetSupport,
   type AdminUser,
   type AuthResult,
   type MicrochipLookup,
@@ -357,19 +358,35 @@ describe('transfer', () => {
     expect(body.result).toMatchObject({ newAccount: true, petId: pet.id });
     const mails = await mailTo(email);
     expect(mails.map((m) => [m.kind, m.subject])).toEqual([
-      ['invitation', 'Your pet registry account is ready'],
+      ['invitation', 'Biscuit is waiting in your new pet registry account'],
       ['transfer', 'Biscuit is now registered to you'],
     ]);
     const invitation = mails[0];
-    expect(invitation!.text).toMatch(/^Hello,/);
+    // It names the pet and the account it comes from: an account nobody asked for says why it exists.
+    expect(invitation!.text).toMatch(
+      new RegExp(`^Hello,\n\nA pet registry account was opened for you when our support team transferred Biscuit to you from ${owner.input.firstName} ${owner.input.lastName}'s account, and Biscuit's details are waiting in it\\.`),
+    );
+    expect(invitation!.html).toContain(`transferred Biscuit to you from ${owner.input.firstName} ${owner.input.lastName}&#39;s account`);
     expect((await mailTo(owner.input.email)).map((m) => m.subject)).toContain('Biscuit was transferred to a new owner');
 
     const link = new URL(/https?:\/\/\S+/.exec(invitation!.text)![0]);
     expect(link.pathname).toBe('/reset-password');
+    expect(link.searchParams.get('invitation')).toBe('1');
+    const credentials = { email: link.searchParams.get('email'), token: link.searchParams.get('code'), password: 'Welcome#123' };
+    // The account has no names yet: its owner gives them, and a mobile phone, with the first password.
+    for (const details of [{}, { firstName: 'Robin', lastName: 'Hale' }]) {
+      const refused = await call(ctx.app, 'POST', 'Users/set-password-by-token', { body: { ...credentials, ...details } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual([messages.invitationDetailsRequired]);
+    }
+    const badPhone = await call(ctx.app, 'POST', 'Users/set-password-by-token', { body: { ...credentials, firstName: 'Robin', lastName: 'Hale', phoneNumber: '12' } });
+    expect(badPhone.body.errors).toEqual([messages.phoneInvalid]);
     const set = await call(ctx.app, 'POST', 'Users/set-password-by-token', {
-      body: { email: link.searchParams.get('email'), token: link.searchParams.get('code'), password: 'Welcome#123' },
+      body: { ...credentials, firstName: ' Robin ', lastName: 'Hale', phoneNumber: '(314) 555-0188' },
     });
     expect(set.status, set.body.errors.join()).toBe(200);
+    const [account] = await db().select().from(users).where(eq(users.email, email));
+    expect(account).toMatchObject({ firstName: 'Robin', lastName: 'Hale', phoneNumber: '+13145550188' });
     const signIn = await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email, password: 'Welcome#123' } });
     expect(signIn.status).toBe(200);
     const theirs = (await call<Pet[]>(ctx.app, 'GET', 'pet/user-pets', { token: signIn.body.result!.token })).body.result!;
@@ -400,7 +417,8 @@ describe('transfer', () => {
 
     const next = await signUpOwner(ctx.app);
     for (const moved of [pet.id, covered.id]) {
-      expect((await call(ctx.app, 'POST', `admin/transfer-pet/${moved}`, { token: admin.token, body: { Email: next.input.email } })).status).toBe(200);
+      const answer = await call(ctx.app, 'POST', `admin/transfer-pet/${moved}`, { token: admin.token, body: { Email: next.input.email, confirmOpenAlert: true } });
+      expect(answer.status).toBe(200);
     }
     expect((await call<unknown[]>(ctx.app, 'GET', 'pet/microchip-subscriptions', { token: owner.token })).body.result).toEqual([]);
     const sessionId = alert.body.result!.location.split('/checkout/')[1]!;
@@ -470,8 +488,24 @@ describe('remove', () => {
     expect(audit).toMatchObject({ action: 'remove', actorUserId: admin.user.id });
     // Removed once: a second removal finds nothing, and the chip number is free again.
     expect((await call(ctx.app, 'GET', `admin/remove-pet/${pet.id}`, { token: admin.token })).status).toBe(404);
-    expect((await call(ctx.app, 'GET', `admin/user-pet/${pet.id}`, { token: admin.token })).status).toBe(404);
     await expect(registerPet(ctx.app, owner.token, pet.microchip1)).resolves.toMatchObject({ microchip1: pet.microchip1 });
+  });
+
+  it("still opens a removed pet's record for the administrator, saying when it was removed, and the chip search leads there", async () => {
+    const { pet } = await ownerWithPet();
+    expect((await call<AdminPet>(ctx.app, 'GET', `admin/user-pet/${pet.id}`, { token: admin.token })).body.result!.removed).toBeNull();
+    expect((await call(ctx.app, 'GET', `admin/remove-pet/${pet.id}`, { token: admin.token })).status).toBe(200);
+    const [row] = await db().select().from(pets).where(eq(pets.id, pet.id));
+
+    const found = await call<{ petId: number; removed: boolean }>(ctx.app, 'GET', `admin/pet-by-microchip?chip=${pet.microchip1}`, { token: admin.token });
+    expect(found.body.result).toMatchObject({ petId: pet.id, removed: true });
+    const { status, body } = await call<AdminPet>(ctx.app, 'GET', `admin/user-pet/${pet.id}`, { token: admin.token });
+    expect(status, body.errors.join()).toBe(200);
+    expect(body.result).toMatchObject({ id: pet.id, name: 'Biscuit', removed: { at: row!.deletedAt!.toISOString(), chipIds: [pet.microchip1] } });
+    expect((await call(ctx.app, 'GET', `admin/pet-support/${pet.id}`, { token: admin.token })).status).toBe(200);
+    // Read-only: it cannot be saved, transferred or removed again.
+    expect((await call(ctx.app, 'PUT', `admin/update-pet/${pet.id}`, { token: admin.token, body: petCard(pet, { microchip1: null }) })).status).toBe(404);
+    expect((await call(ctx.app, 'POST', `admin/transfer-pet/${pet.id}`, { token: admin.token, body: { Email: uniqueEmail() } })).status).toBe(404);
   });
 
   it('cancels the e-mails of a removed pet\'s lost pet alert not sent yet', async () => {
@@ -492,5 +526,76 @@ describe('remove', () => {
     const { pet, renewal } = await ownerWithYearlyPlan();
     expect((await call(ctx.app, 'GET', `admin/remove-pet/${pet.id}`, { token: admin.token })).status).toBe(200);
     expect(await renewal()).toBe('canceled');
+  });
+});
+
+// Paid alerts leave e-mails waiting for the worker: these come after the removal's, which sends every due e-mail.
+describe('transfer of a lost pet', () => {
+  it('asks the administrator to confirm first: without it, 409 and nothing moves; with it, the pet and its alert move', async () => {
+    const { token, pet } = await ownerWithLostPet();
+    await siteNear('63101', 5);
+    await sendAndPay(token, pet.id, { zipCode: '63101', incidentDescription: 'Ran off.', missingDate: new Date(Date.now() - 3600_000).toISOString() });
+    const next = await signUpOwner(ctx.app);
+    const refused = await call(ctx.app, 'POST', `admin/transfer-pet/${pet.id}`, { token: admin.token, body: { Email: next.input.email } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors).toEqual([messages.transferOpenAlert]);
+    expect((await call(ctx.app, 'GET', `Pet/${pet.id}`, { token })).status).toBe(200);
+    expect(await auditOf('pet', pet.id)).toHaveLength(0);
+    expect(await mailTo(next.input.email)).toEqual([]);
+
+    const moved = await call(ctx.app, 'POST', `admin/transfer-pet/${pet.id}`, { token: admin.token, body: { Email: next.input.email, confirmOpenAlert: true } });
+    expect(moved.status, moved.body.errors.join()).toBe(200);
+    expect((await call<{ status: string }>(ctx.app, 'GET', `petalert/alerts/bypet/${pet.id}`, { token: next.token })).body.result).toMatchObject({ status: 'paid' });
+  });
+});
+
+describe('the support view', () => {
+  it('tells whether the pet is lost, its backup contacts, vets, payments and the last e-mails to the owner', async () => {
+    const { token, pet, input } = await ownerWithLostPet();
+    await siteNear('63101', 5);
+    const quiet = await call<AdminPetSupport>(ctx.app, 'GET', `admin/pet-support/${pet.id}`, { token: admin.token });
+    expect(quiet.status, quiet.body.errors.join()).toBe(200);
+    expect(quiet.body.result).toMatchObject({ lost: null, backupContacts: [], vets: [], payments: [] });
+
+    const missingDate = new Date(Date.now() - 3 * 3600_000).toISOString();
+    await sendAndPay(token, pet.id, { zipCode: '63101', incidentDescription: 'Slipped the leash at the park.', missingDate });
+    await call(ctx.app, 'POST', 'Users/backup-contact', { token, body: { name: 'Casey Rivera', phoneNumber: '(314) 555-0177' } });
+    const [vet] = await db().insert(sites).values({ name: 'Riverside Animal Hospital', source: 'admin', phoneNumber: '+13145550142', address1: '1200 Market St', city: 'Saint Louis', state: 'MO', zipCode: '63101' }).returning();
+    await db().insert(sitePets).values({ siteId: vet!.id, petId: pet.id });
+    await db().insert(mailOutbox).values(
+      Array.from({ length: 7 }, (_, i) => ({ recipient: input.email.toUpperCase(), kind: 'receipt' as const, subject: `Receipt ${i}`, text: 'Thanks' })),
+    );
+
+    const { body } = await call<AdminPetSupport>(ctx.app, 'GET', `admin/pet-support/${pet.id}`, { token: admin.token });
+    const support = body.result!;
+    expect(support.lost).toMatchObject({
+      status: 'paid',
+      missingDate,
+      zipCode: '63101',
+      place: 'Saint Louis, MO 63101',
+      incidentDescription: 'Slipped the leash at the park.',
+      sentAt: expect.any(String),
+    });
+    expect(support.lost!.recipientsCount).toBeGreaterThan(0);
+    expect(support.backupContacts).toEqual([{ id: expect.any(Number), name: 'Casey Rivera', phoneNumber: '+13145550177' }]);
+    expect(support.vets).toEqual([{ id: vet!.id, name: 'Riverside Animal Hospital', phoneNumber: '+13145550142', place: '1200 Market St, Saint Louis, MO 63101', isActive: true }]);
+    expect(support.payments).toEqual([expect.objectContaining({ amount: expect.any(Number), currency: 'usd', status: 'paid', cardLast4: '4242', payerEmail: input.email })]);
+    // The newest few, in any case of the address; the mail log has the rest.
+    expect(support.mails.map((m) => m.subject)).toEqual(['Receipt 6', 'Receipt 5', 'Receipt 4', 'Receipt 3', 'Receipt 2']);
+    expect(support.mails[0]).toMatchObject({ kind: 'receipt', status: 'pending', createdAt: expect.any(String) });
+
+    // Another owner's contacts never show on this pet's view.
+    const stranger = await signUpOwner(ctx.app);
+    await call(ctx.app, 'POST', 'Users/backup-contact', { token: stranger.token, body: { name: 'Not Theirs', phoneNumber: '(314) 555-0166' } });
+    expect((await call<AdminPetSupport>(ctx.app, 'GET', `admin/pet-support/${pet.id}`, { token: admin.token })).body.result!.backupContacts).toHaveLength(1);
+  });
+
+  it('answers 401 to a guest, 403 to an owner, even for their own pet, and 404 for an unknown pet', async () => {
+    const { owner, pet } = await ownerWithPet();
+    expect((await call(ctx.app, 'GET', `admin/pet-support/${pet.id}`)).status).toBe(401);
+    expect((await call(ctx.app, 'GET', `admin/pet-support/${pet.id}`, { token: owner.token })).status).toBe(403);
+    const unknown = await call(ctx.app, 'GET', 'admin/pet-support/999999', { token: admin.token });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.errors).toEqual([messages.notFound]);
   });
 });

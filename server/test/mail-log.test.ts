@@ -158,7 +158,7 @@ describe('the mail log', () => {
 
   it('keeps no working code of an invitation once the worker sent it; the sent e-mail carries it', async () => {
     const email = `invited-${randomUUID().slice(0, 8)}@example.com`;
-    await db().transaction((tx) => accountForInvitee(tx, 'http://localhost:3000', email));
+    await db().transaction((tx) => accountForInvitee(tx, 'http://localhost:3000', email, { petName: 'Rex', from: 'Ann Lee' }));
     const [queued] = await db().select().from(mailOutbox).where(eq(mailOutbox.recipient, email));
     const code = new URL(queued!.text.match(/http\S+/)![0]).searchParams.get('code')!;
     expect(code).toHaveLength(43);

@@ -60,18 +60,38 @@ export type SignInInput = z.infer<typeof signInSchema>;
 
 export const forgotPasswordSchema = requestObject({ email: emailField });
 
-/** The reset-password page: both fields required, the new one strong, the two equal. */
-export const resetPasswordFormSchema = z
-  .object({ password: newPasswordField, passwordConfirm: passwordField }, { error: messages.invalidRequest })
-  .refine((v) => v.password === v.passwordConfirm, {
-    error: messages.passwordsMustMatch,
-    path: ['passwordConfirm'],
-  });
+/** The new password typed twice alike, or the confirmation says so. */
+function passwordsMatch<S extends z.ZodType<{ password: string; passwordConfirm: string }>>(schema: S): S {
+  return schema.refine((v) => v.password === v.passwordConfirm, { error: messages.passwordsMustMatch, path: ['passwordConfirm'] });
+}
 
+/** The reset-password page: both fields required, the new one strong, the two equal. */
+export const resetPasswordFormSchema = passwordsMatch(z.object({ password: newPasswordField, passwordConfirm: passwordField }, { error: messages.invalidRequest }));
+
+/** What an invited owner (an account an administrator opened) gives with the first password: the profile's names and mobile phone, as sign-up asks them. */
+const invitationDetails = {
+  firstName: signUpSchema.shape.firstName,
+  lastName: signUpSchema.shape.lastName,
+  phoneNumber: mobilePhoneField,
+};
+
+/** The reset-password page opened from an invitation: the names and mobile phone, then the password twice. */
+export const invitationFormSchema = passwordsMatch(
+  z.object({ ...invitationDetails, password: newPasswordField, passwordConfirm: passwordField }, { error: messages.invalidRequest }),
+);
+export type InvitationFormInput = z.infer<typeof invitationFormSchema>;
+
+/**
+ * Sets the password a mailed link allows. The details are optional here, but an account opened
+ * without names (a transfer's) takes its first password only with all three (invitationDetailsRequired).
+ */
 export const setPasswordByTokenSchema = requestObject({
   email: emailField,
   token: textField(200, messages.resetLinkInvalid, messages.resetLinkInvalid).trim().min(1, { error: messages.resetLinkInvalid }),
   password: newPasswordField,
+  firstName: invitationDetails.firstName.optional(),
+  lastName: invitationDetails.lastName.optional(),
+  phoneNumber: invitationDetails.phoneNumber.optional(),
 });
 export type SetPasswordByTokenInput = z.infer<typeof setPasswordByTokenSchema>;
 

@@ -8,7 +8,9 @@ import { normaliseChipId } from './chip.js';
 import { limits } from './constants.js';
 import { idField, idParam, requestObject, textField } from './fields.js';
 import { messages } from './messages.js';
-import { chipNumberProblem, petFields, type Pet } from './pet.js';
+import type { AlertStatus } from './alert.js';
+import type { MailKind, MailStatus } from './mailLog.js';
+import { chipNumberProblem, petFields, type BackupContact, type Pet } from './pet.js';
 import type { User } from './user.js';
 
 /** `admin/pet-user/{userId}`, `admin/update-user/{userId}`. */
@@ -53,8 +55,14 @@ export const adminPetSchema = requestObject({
 export type AdminPetInput = z.input<typeof adminPetSchema>;
 export type AdminPetUpdate = z.output<typeof adminPetSchema>;
 
-/** `POST admin/transfer-pet/{petId}`: the new owner's e-mail, as spec 7 names the field. */
-export const transferPetSchema = requestObject({ Email: emailField });
+/**
+ * `POST admin/transfer-pet/{petId}`: the new owner's e-mail, as spec 7 names the field. A pet with an
+ * open lost pet alert moves only with `confirmOpenAlert` (the dialog's confirm step).
+ */
+export const transferPetSchema = requestObject({
+  Email: emailField,
+  confirmOpenAlert: z.boolean({ error: messages.invalidChoice }).optional(),
+});
 export type TransferPetInput = z.infer<typeof transferPetSchema>;
 
 /** The transfer dialog: the new owner's e-mail twice (spec 5). */
@@ -79,6 +87,44 @@ export interface AdminUser extends User {
 export interface AdminPet extends Pet {
   userId: number;
   plan: { id: number; name: string; oneTime: boolean } | null;
+  /**
+   * Set when the pet was removed: the record stays for the audit (a chip search still leads here),
+   * read-only, with when it went and the chip numbers it carried then (freed for another registration).
+   */
+  removed: { at: string; chipIds: string[] } | null;
+}
+
+/** The owner's e-mails the support view lists, newest first; the mail log has the rest. */
+export const adminPetRecentMails = 5;
+/** The pet's payments the support view lists, newest first. */
+export const adminPetRecentPayments = 10;
+
+/**
+ * `GET admin/pet-support/{petId}`: what a support agent answering a finder's or an owner's call reads
+ * beside the two cards: whether the pet is lost, who else to call, its vets, what was paid, and the
+ * last e-mails to the owner.
+ */
+export interface AdminPetSupport {
+  /** The pet's open lost pet alert: NEW while unpaid (not sent), paid once sent. */
+  lost: {
+    status: Exclude<AlertStatus, 'found'>;
+    /** Since when the pet is missing (ISO timestamp). */
+    missingDate: string;
+    /** Where it was last seen: the ZIP, and its place name when the ZIP table knows it. */
+    zipCode: string;
+    place: string | null;
+    incidentDescription: string;
+    sentAt: string | null;
+    recipientsCount: number;
+  } | null;
+  /** The owner's backup contacts. */
+  backupContacts: BackupContact[];
+  /** The vets linked to the pet. */
+  vets: { id: number; name: string; phoneNumber: string | null; place: string; isActive: boolean }[];
+  /** Payments for the pet, newest first (also those of a previous owner). */
+  payments: { id: number; createdAt: string; planName: string | null; amount: number; currency: string; status: string; cardLast4: string | null; payerEmail: string }[];
+  /** The last e-mails to the owner's address, newest first. */
+  mails: { id: number; subject: string; kind: MailKind; status: MailStatus; createdAt: string }[];
 }
 
 /** What a transfer answers (spec 7: a result message), and where the pet went. */

@@ -29,8 +29,8 @@ export interface AdminChipMatch {
   removed: boolean;
 }
 
-/** Spec 9: the user search asks for page 1; later pages hold this many rows each as well. */
-export const adminUserSearchPageSize = 50;
+/** Spec 9: the user search asks for page 1; each page holds this many rows, a screenful to read down. */
+export const adminUserSearchPageSize = 20;
 
 /** POST Users/SearchUsersByAdmin: part of an owner's name, a pet's name, an e-mail, or a phone typed any way. */
 export const adminUserSearchSchema = requestObject({

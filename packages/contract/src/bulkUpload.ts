@@ -30,6 +30,30 @@ export const petUploadColumns = [
 ] as const;
 export type PetUploadColumn = (typeof petUploadColumns)[number];
 
+/**
+ * The template's one example row (web/public/templates/bulk-pet-upload-template.csv). An upload
+ * skips it, known by its chip and owner e-mail: a template filled in below it registers no stranger's pet.
+ */
+export const petUploadExample: Record<PetUploadColumn, string> = {
+  petName: 'Biscuit',
+  species: 'Dog',
+  breed: 'Labrador Retriever; Beagle',
+  sex: 'Male',
+  dob: '03/14/2022',
+  chipId: '985141000123456',
+  chipBrand: 'HomeAgain',
+  weightLbs: '52',
+  notes: 'Friendly with cats',
+  ownerFirstName: 'Jamie',
+  ownerLastName: 'Rivera',
+  ownerEmail: 'jamie.rivera@example.org',
+  ownerPhone: '(314) 555-0142',
+  ownerAddress1: '1200 Market St',
+  ownerCity: 'Saint Louis',
+  ownerState: 'MO',
+  ownerZip: '63101',
+};
+
 /** Columns a pets file cannot do without: every pet needs a name and a species. */
 export const petUploadRequiredColumns = ['petName', 'species'] as const satisfies readonly PetUploadColumn[];
 

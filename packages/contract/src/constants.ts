@@ -69,7 +69,6 @@ export const ui = {
   backupContactLoaderDelayMs: 300,
   menuHoverDelayMs: 150,
   profileLoaderMs: 2000,
-  invalidShortUrlToastMs: 60_000,
   resetSuccessToastMs: 60_000,
   resetErrorMs: 3000,
   signInErrorMs: 8000,

@@ -8,7 +8,7 @@ import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { loggable } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
-import { readPetRows } from './bulkUploadRows.js';
+import { readPetRows, rowReason } from './bulkUploadRows.js';
 import { copyRegistry, emptyRegistry, registerChunk, type PetRowResult } from './bulkUploadRegister.js';
 
 /** Rows registered in one transaction: few statements per chunk, and no lock held for long. */
@@ -65,7 +65,7 @@ export function createBulkPetUpload(deps: { db: Database; publicUrl: string; log
             if (isUniqueViolation(error) && attempt < CHUNK_ATTEMPTS) continue;
             // Earlier chunks stay registered: the administrator still gets the result file, this chunk's good rows marked to upload again.
             log.error({ err: loggable(error), uploadId, rows: `${first}-${first + chunk.length - 1}` }, 'bulk pet upload: a chunk failed');
-            chunkResults = chunk.map((row) => ({ cells: row.cells, status: 'error', reason: row.pet ? messages.petUploadNotProcessed : row.errors.join(' ') }));
+            chunkResults = chunk.map((row) => ({ cells: row.cells, status: 'error', reason: row.pet ? messages.petUploadNotProcessed : rowReason(row.errors) }));
           }
         }
         results.push(...chunkResults);

@@ -51,7 +51,7 @@ export async function openAccounts(
   const opened = await tx.insert(users).values([...owners]).onConflictDoNothing().returning({ id: users.id, email: users.email, firstName: users.firstName });
   const isShelter = (account: { email: string }) => isSameEmail(account.email, shelterEmail);
   await inviteAccounts(tx, publicUrl, opened.filter(isShelter));
-  await inviteAccounts(tx, publicUrl, opened.filter((account) => !isShelter(account)), shelterEmail);
+  await inviteAccounts(tx, publicUrl, opened.filter((account) => !isShelter(account)), { shelter: shelterEmail });
   const ids = new Map(opened.map((account) => [account.email, account.id]));
   const raced = owners.filter((owner) => !ids.has(owner.email)).map((owner) => owner.email);
   for (const [email, account] of await findAccounts(tx, raced)) ids.set(email, account.id);

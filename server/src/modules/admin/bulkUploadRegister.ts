@@ -7,7 +7,7 @@ import { chips, mailOutbox, petBreeds, pets, users } from '../../db/schema.js';
 import { createShortLinks } from '../public/shortLinks.js';
 import { findAccounts, openAccounts, shelterAccount, type ExistingAccount } from './bulkUploadAccounts.js';
 import { petsRegisteredByShelterEmail, petsRegisteredToShelterEmail } from './emails.js';
-import type { CheckedPetRow, NewOwner } from './bulkUploadRows.js';
+import { rowReason, type CheckedPetRow, type NewOwner } from './bulkUploadRows.js';
 
 export type PetRowResult = CsvRowResult<PetUploadColumn, PetUploadStatus>;
 
@@ -145,7 +145,7 @@ export async function registerChunk(
   registry: Registry,
   rows: readonly CheckedPetRow[],
 ): Promise<ChunkWrites> {
-  const good = rows.filter((row) => row.pet);
+  const good = rows.filter((row) => row.pet && !row.example);
   const ownerOf = (row: CheckedPetRow) => row.ownerEmail ?? context.shelterEmail;
   const existing = await findAccounts(tx, [...new Set(good.map(ownerOf))]);
   const existingIds = new Map([...existing].map(([email, account]) => [email, account.id]));
@@ -161,10 +161,11 @@ export async function registerChunk(
   // Pets given to an account that existed before the upload: its owner is told.
   const told: { owner: string; pet: PetRegistration }[] = [];
   const results = rows.map((row): PetRowResult => {
-    if (!row.pet) return { cells: row.cells, status: 'error', reason: row.errors.join(' ') };
+    if (row.example) return { cells: row.cells, status: 'skipped', reason: messages.petUploadExampleRow };
+    if (!row.pet) return { cells: row.cells, status: 'error', reason: rowReason(row.errors) };
     const owner = ownerOf(row);
     const account = existing.get(owner);
-    if (!account && !described.has(owner)) return { cells: row.cells, status: 'error', reason: row.ownerErrors.join(' ') };
+    if (!account && !described.has(owner)) return { cells: row.cells, status: 'error', reason: rowReason(row.ownerErrors) };
     // A file never gives pets to an account its owner cannot use, nor to the registry's staff.
     if (account && !account.isActive) return { cells: row.cells, status: 'error', reason: messages.petUploadAccountInactive };
     if (account?.roles.includes('admin')) return { cells: row.cells, status: 'error', reason: messages.petUploadAccountAdmin };

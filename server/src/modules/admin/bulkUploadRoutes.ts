@@ -2,13 +2,24 @@ import multipart from '@fastify/multipart';
 import { messages, petUploadFormSchema, petUploadLimits, roleGroups } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { readUpload } from '../../csvFiles.js';
+import type { Database } from '../../db/client.js';
 import { badRequest } from '../../errors.js';
 import { answer } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
 import type { BulkPetUpload } from './bulkUpload.js';
+import { petUploadAllowedValues } from './bulkUploadAllowedValues.js';
 
-/** POST admin/bulk-pet-upload (spec 7): a shelter's CSV of pets and the shelter's e-mail. */
-export const bulkUploadRoutes: FastifyPluginAsyncZod<{ bulkUpload: BulkPetUpload }> = async (app, { bulkUpload }) => {
+/** POST admin/bulk-pet-upload (spec 7): a shelter's CSV of pets and the shelter's e-mail; and the values its cells may hold. */
+export const bulkUploadRoutes: FastifyPluginAsyncZod<{ bulkUpload: BulkPetUpload; db: Database }> = async (app, { bulkUpload, db }) => {
+  const tags = ['Pets (administrators)'];
+  const config = { auth: roleGroups.admin };
+
+  app.get(
+    '/admin/bulk-pet-upload/allowed-values',
+    { schema: { tags, description: 'A CSV file of the species, sexes, chip brands and states a pets file may name.' }, config },
+    async () => answer(await petUploadAllowedValues(db)),
+  );
+
   // Multipart bodies are read by this route only: one file, no larger than an upload takes, and the e-mail.
   await app.register(multipart, { limits: { fileSize: petUploadLimits.maxFileBytes, files: 1, fields: 10, parts: 11 } });
 
@@ -16,11 +27,11 @@ export const bulkUploadRoutes: FastifyPluginAsyncZod<{ bulkUpload: BulkPetUpload
     '/admin/bulk-pet-upload',
     {
       schema: {
-        tags: ['Pets (administrators)'],
+        tags,
         consumes: ['multipart/form-data'],
         description: 'Multipart: `file`, a CSV (columns: petUploadColumns), and `email`, the shelter\'s; answers the per-row result file.',
       },
-      config: { auth: roleGroups.admin },
+      config,
     },
     async (request) => {
       const upload = await readUpload(request, {

@@ -4,7 +4,9 @@ import {
   normalisePhone,
   petRegistrationSchema,
   petUploadBreedSeparator,
+  normaliseChipId,
   petUploadColumns,
+  petUploadExample,
   petUploadLimits,
   petUploadRequiredColumns,
   profileSchema,
@@ -40,6 +42,8 @@ export interface CheckedPetRow {
   /** Why the row cannot open an account for its owner (names missing…); they matter only when none exists. */
   ownerErrors: string[];
   errors: string[];
+  /** The template's example row, left in the file: skipped. */
+  example: boolean;
 }
 
 export const petFileRules: CsvFileRules<PetUploadColumn> = {
@@ -101,9 +105,17 @@ function weightOfCell(cell: string): number | string | null {
 
 const blankToNull = (cell: string) => cell.trim() || null;
 
-function checkOwner(cells: PetCells, refs: PetReferences, email: string): { newOwner: NewOwner | null; errors: string[] } {
-  const stateCell = cells.ownerState.trim().toUpperCase();
-  const stateId = stateCell ? (refs.states.get(stateCell) ?? null) : null;
+/** The row's US state, by abbreviation: null when blank, undefined when the registry knows no such state. */
+function stateOfCell(cell: string, refs: PetReferences): number | null | undefined {
+  const abbreviation = cell.trim().toUpperCase();
+  return abbreviation ? refs.states.get(abbreviation) : null;
+}
+
+/** The reasons of a row's result, one after the other: each ends where the next begins. */
+export const rowReason = (errors: readonly string[]) => errors.join('; ');
+
+/** Checks the new owner's account the row describes; an unknown state is the row's own error (checkPetRow). */
+function checkOwner(cells: PetCells, stateId: number | null, email: string): { newOwner: NewOwner | null; errors: string[] } {
   const parsed = profileSchema.safeParse({
     firstName: cells.ownerFirstName,
     lastName: cells.ownerLastName,
@@ -114,9 +126,7 @@ function checkOwner(cells: PetCells, refs: PetReferences, email: string): { newO
     stateId,
     zipcode: cells.ownerZip,
   });
-  const errors = [...new Set(parsed.error?.issues.map((issue) => issue.message) ?? [])];
-  if (stateCell && stateId === null) errors.push(messages.stateInvalid);
-  if (!parsed.success || errors.length > 0) return { newOwner: null, errors };
+  if (!parsed.success) return { newOwner: null, errors: [...new Set(parsed.error.issues.map((issue) => issue.message))] };
   const { firstName, lastName, phoneNumber, address1, city, zipcode } = parsed.data;
   return { newOwner: { email, firstName, lastName, phoneNumber: phoneNumber && normalisePhone(phoneNumber), address1, city, stateId, zipcode }, errors: [] };
 }
@@ -153,6 +163,10 @@ export function checkPetRow(cells: PetCells, refs: PetReferences): CheckedPetRow
   const explained = new Set<string>([...(speciesName ? [messages.petSpeciesRequired] : []), ...(brand ? [messages.chipTypeRequired] : [])]);
   errors.push(...(parsed.error?.issues.map((issue) => issue.message).filter((message) => !explained.has(message)) ?? []));
 
+  // A state the registry does not know is a mistake in the file whoever the owner is, an existing account's too.
+  const stateId = stateOfCell(cells.ownerState, refs);
+  if (stateId === undefined) errors.push(messages.stateInvalid);
+
   const emailCell = cells.ownerEmail.trim().toLowerCase();
   let ownerEmail: string | null = null;
   let owner: { newOwner: NewOwner | null; errors: string[] } = { newOwner: null, errors: [] };
@@ -160,7 +174,7 @@ export function checkPetRow(cells: PetCells, refs: PetReferences): CheckedPetRow
     const email = emailField.safeParse(emailCell);
     if (email.success) {
       ownerEmail = email.data;
-      owner = checkOwner(cells, refs, ownerEmail);
+      owner = checkOwner(cells, stateId ?? null, ownerEmail);
     } else {
       errors.push(messages.emailInvalid);
     }
@@ -173,6 +187,7 @@ export function checkPetRow(cells: PetCells, refs: PetReferences): CheckedPetRow
     newOwner: owner.newOwner,
     ownerErrors: owner.errors,
     errors: unique,
+    example: normaliseChipId(cells.chipId) === petUploadExample.chipId && emailCell === petUploadExample.ownerEmail,
   };
 }
 

@@ -2,15 +2,18 @@ import { adminPetParams, adminPetSchema, adminUserParams, adminUserSchema, failu
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { answer, withImageBodyLimit } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
+import type { PetSupportView } from './petSupport.js';
 import type { AdminRecords } from './records.js';
 import type { PetRemovalService } from './removal.js';
 import type { PetTransferService } from './transfer.js';
 
 /** The administrator's pet record (admin/pet/:id): the owner, the pet, transfer and removal (spec 7, Admin). */
-export const adminRecordRoutes: FastifyPluginAsyncZod<{ records: AdminRecords; transfers: PetTransferService; removals: PetRemovalService }> = async (
-  app,
-  { records, transfers, removals },
-) => {
+export const adminRecordRoutes: FastifyPluginAsyncZod<{
+  records: AdminRecords;
+  support: PetSupportView;
+  transfers: PetTransferService;
+  removals: PetRemovalService;
+}> = async (app, { records, support, transfers, removals }) => {
   const tags = ['Pet records (administrators)'];
   const config = { auth: roleGroups.admin };
 
@@ -23,7 +26,13 @@ export const adminRecordRoutes: FastifyPluginAsyncZod<{ records: AdminRecords; t
   );
 
   app.get('/admin/user-pet/:petId', { schema: { tags, params: adminPetParams }, config }, async (request) =>
-    answer(await records.getPet(sessionOf(request), request.params.petId)),
+    answer(await records.getPet(request.params.petId)),
+  );
+
+  app.get(
+    '/admin/pet-support/:petId',
+    { schema: { tags, params: adminPetParams, description: 'Lost status, backup contacts, vets, payments and the last e-mails to the owner.' }, config },
+    async (request) => answer(await support.forPet(request.params.petId)),
   );
 
   app.put(
@@ -36,7 +45,7 @@ export const adminRecordRoutes: FastifyPluginAsyncZod<{ records: AdminRecords; t
   );
 
   app.post('/admin/transfer-pet/:petId', { schema: { tags, params: adminPetParams, body: transferPetSchema }, config }, async (request) =>
-    answer(await transfers.transfer(sessionOf(request), request.params.petId, request.body.Email)),
+    answer(await transfers.transfer(sessionOf(request), request.params.petId, request.body)),
   );
 
   // A GET that removes, as spec 7 names it; the bearer token (never a cookie) keeps other sites from calling it.

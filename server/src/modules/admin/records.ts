@@ -8,7 +8,7 @@ import {
   type AdminUserUpdate,
   type Pet,
 } from '@petreg/contract';
-import { eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { imageUrl } from '../../adapters/storage/images.js';
 import { recordAudit } from '../../db/audit.js';
 import type { Database, Transaction } from '../../db/client.js';
@@ -42,14 +42,22 @@ export function createAdminRecords(deps: AdminRecordDeps) {
     return row;
   }
 
-  /** The pet as every owner call shows it, with its owner and plan; a removed pet is not found. */
+  /** The pet as every owner call shows it, with its owner and plan, and when it was removed. */
   async function adminPet(pet: Pet): Promise<AdminPet> {
     const [row] = await db
-      .select({ userId: pets.userId, plan: { id: plans.id, name: plans.name, oneTime: plans.oneTime } })
+      .select({ userId: pets.userId, deletedAt: pets.deletedAt, plan: { id: plans.id, name: plans.name, oneTime: plans.oneTime } })
       .from(pets)
       .leftJoin(plans, eq(plans.id, pets.planId))
       .where(eq(pets.id, pet.id));
-    return { ...pet, userId: row!.userId, plan: row!.plan };
+    const { userId, deletedAt, plan } = row!;
+    if (!deletedAt) return { ...pet, userId, plan, removed: null };
+    // The removal retired the chips the pet carried in its own transaction, at the same moment.
+    const retired = await db
+      .select({ chipId: chips.chipId })
+      .from(chips)
+      .where(and(eq(chips.petId, pet.id), eq(chips.removedAt, deletedAt)))
+      .orderBy(asc(chips.id));
+    return { ...pet, userId, plan, removed: { at: deletedAt.toISOString(), chipIds: retired.map((c) => c.chipId) } };
   }
 
   return {
@@ -96,8 +104,9 @@ export function createAdminRecords(deps: AdminRecordDeps) {
       return this.getUser(userId);
     },
 
-    async getPet(session: Session, petId: number): Promise<AdminPet> {
-      return adminPet(await petService.get(session, petId));
+    /** Removed pets too: their record stays for the audit, and a search by one of their chips leads here. */
+    async getPet(petId: number): Promise<AdminPet> {
+      return adminPet(await petService.getIncludingRemoved(petId));
     },
 
     /**

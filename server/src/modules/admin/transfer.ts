@@ -1,9 +1,9 @@
-import { messages, type PetTransfer } from '@petreg/contract';
-import { and, eq, isNull } from 'drizzle-orm';
+import { messages, type PetTransfer, type TransferPetInput } from '@petreg/contract';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { recordAudit } from '../../db/audit.js';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { mailOutbox, pets, sitePets, users } from '../../db/schema.js';
+import { mailOutbox, petAlerts, pets, sitePets, users } from '../../db/schema.js';
 import { conflict, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import type { PaymentService } from '../payments/service.js';
@@ -13,6 +13,8 @@ import type { UserService } from '../users/service.js';
 import { petReceivedEmail, petTransferredAwayEmail } from './emails.js';
 
 export type PetTransferService = ReturnType<typeof createPetTransfer>;
+
+const nameOf = ({ firstName, lastName }: { firstName: string; lastName: string }) => `${firstName} ${lastName}`.trim();
 
 /**
  * POST admin/transfer-pet/{petId}: the pet moves to the account of the e-mail given, made (with an
@@ -26,7 +28,7 @@ export type PetTransferService = ReturnType<typeof createPetTransfer>;
 export function createPetTransfer({ db, accounts, payments, publicUrl }: { db: Database; accounts: UserService; payments: Pick<PaymentService, 'stopReplacedSubscriptions'>; publicUrl: string }) {
 
   return {
-    async transfer(session: Session, petId: number, email: string): Promise<PetTransfer> {
+    async transfer(session: Session, petId: number, { Email: email, confirmOpenAlert = false }: TransferPetInput): Promise<PetTransfer> {
       let outcome: { previousOwnerId: number; newOwnerId: number; invited: boolean };
       try {
         outcome = await db.transaction(async (tx) => {
@@ -34,7 +36,14 @@ export function createPetTransfer({ db, accounts, payments, publicUrl }: { db: D
           const [pet] = await tx.select().from(pets).where(and(eq(pets.id, petId), isNull(pets.deletedAt))).for('update');
           if (!pet) throw notFound(messages.notFound);
           const [previous] = await tx.select().from(users).where(eq(users.id, pet.userId));
-          const { user: next, invited } = await accountForInvitee(tx, publicUrl, email);
+          // A lost pet changes hands only when the administrator confirmed it, knowing its alert goes along.
+          const [openAlert] = await tx
+            .select({ id: petAlerts.id })
+            .from(petAlerts)
+            .where(and(eq(petAlerts.petId, pet.id), inArray(petAlerts.status, ['NEW', 'paid'])));
+          if (openAlert && !confirmOpenAlert) throw conflict(messages.transferOpenAlert);
+          const from = nameOf(previous!) || previous!.email;
+          const { user: next, invited } = await accountForInvitee(tx, publicUrl, email, { petName: pet.name, from });
           if (next.id === pet.userId) throw conflict(messages.petAlreadyOwned);
           if (!next.isActive) throw conflict(messages.transferAccountInactive);
           // As with an upload: the registry's staff never hold owners' pets.

@@ -193,6 +193,14 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
       return pet!;
     },
 
+    /** A pet whether or not it was removed: administrators still read a removed pet's record (a chip search leads there). */
+    async getIncludingRemoved(id: number): Promise<Pet> {
+      const [row] = await db.select().from(pets).where(eq(pets.id, id));
+      if (!row) throw notFound(messages.notFound);
+      const [pet] = await toPets([row]);
+      return pet!;
+    },
+
     async create(session: Session, input: PetRegistration): Promise<CreatedPet> {
       await checkReferences(input);
       await refuseChipOfAnotherPet(input.chipId, null);

@@ -54,20 +54,28 @@ export function emailChangedNotice(firstName: string, newEmail: string) {
   };
 }
 
+/** Why an administrator opened an account: a shelter's upload named its e-mail, or a pet was transferred to it. */
+export type InvitationOrigin = { shelter: string } | { transfer: { petName: string; from: string } };
+
 /**
  * To an account an administrator opened for its owner (a shelter upload, a transfer): the link sets its
- * first password. `shelter` is the e-mail of the shelter whose upload registered the owner's pet: an
- * account nobody asked for says where it comes from.
+ * first password. An account nobody asked for says where it comes from: the shelter whose upload
+ * registered the owner's pet, or the pet a transfer gave them and whose account it came from.
  */
-export function invitationEmail(firstName: string, link: string, shelter?: string) {
+export function invitationEmail(firstName: string, link: string, origin?: InvitationOrigin) {
   // An account opened by a transfer has no names yet.
   const greeting = firstName ? `Hi ${oneLine(firstName)}` : 'Hello';
-  const opened = shelter ? `A pet registry account was opened for you when the shelter ${shelter} registered your pet with us` : 'A pet registry account was opened for you';
+  const opened = !origin
+    ? 'A pet registry account was opened for you'
+    : 'shelter' in origin
+      ? `A pet registry account was opened for you when the shelter ${origin.shelter} registered your pet with us`
+      : `A pet registry account was opened for you when our support team transferred ${oneLine(origin.transfer.petName)} to you from ${oneLine(origin.transfer.from)}'s account`;
+  const waiting = origin && 'transfer' in origin ? `${oneLine(origin.transfer.petName)}'s details are waiting in it` : "your pet's details are waiting in it";
   return {
     kind: 'invitation' as const,
-    subject: 'Your pet registry account is ready',
-    text: `${greeting},\n\n${opened}, and your pet's details are waiting in it.\nOpen this link within ${INVITATION_DAYS} days to choose your password:\n\n${link}\n\nAfter that, use Forgot password on the sign-in page to get a new link.\n`,
-    html: `<p>${escapeHtml(greeting)},</p><p>${escapeHtml(opened)}, and your pet's details are waiting in it. Open this link within ${INVITATION_DAYS} days to choose your password:</p><p><a href="${escapeHtml(link)}">Choose your password</a></p><p>After that, use Forgot password on the sign-in page to get a new link.</p>`,
+    subject: origin && 'transfer' in origin ? `${oneLine(origin.transfer.petName)} is waiting in your new pet registry account` : 'Your pet registry account is ready',
+    text: `${greeting},\n\n${opened}, and ${waiting}.\nOpen this link within ${INVITATION_DAYS} days to choose your password:\n\n${link}\n\nAfter that, use Forgot password on the sign-in page to get a new link.\n`,
+    html: `<p>${escapeHtml(greeting)},</p><p>${escapeHtml(opened)}, and ${escapeHtml(waiting)}. Open this link within ${INVITATION_DAYS} days to choose your password:</p><p><a href="${escapeHtml(link)}">Choose your password</a></p><p>After that, use Forgot password on the sign-in page to get a new link.</p>`,
   };
 }
 

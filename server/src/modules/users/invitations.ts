@@ -3,19 +3,20 @@ import { paths } from '@petreg/contract';
 import type { Transaction } from '../../db/client.js';
 import { mailOutbox, passwordResetTokens, users } from '../../db/schema.js';
 import { byEmail, hashToken } from './accounts.js';
-import { INVITATION_DAYS, invitationEmail } from './emails.js';
+import { INVITATION_DAYS, invitationEmail, type InvitationOrigin } from './emails.js';
 
 /**
  * Invites the owners of accounts an administrator opened (no password yet) to choose a password:
  * a reset-password link, the same single-use token the forgot-password mail carries but longer
  * lived, mailed through the outbox in the caller's transaction, so no account is left without it.
- * `shelter`: the e-mail of the shelter whose upload registered their pets, named in the invitation.
+ * The link marks an invitation: the page asks for the names and mobile phone the profile needs.
+ * `origin`: why the account was opened, named in the invitation.
  */
 export async function inviteAccounts(
   tx: Transaction,
   publicUrl: string,
   accounts: readonly { id: number; email: string; firstName: string }[],
-  shelter?: string,
+  origin?: InvitationOrigin,
 ) {
   if (accounts.length === 0) return;
   const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 3600_000);
@@ -24,19 +25,25 @@ export async function inviteAccounts(
   await tx.insert(mailOutbox).values(
     links.map(({ account, token }) => ({
       recipient: account.email,
-      ...invitationEmail(account.firstName, `${publicUrl}${paths.resetPassword}?${new URLSearchParams({ email: account.email, code: token })}`, shelter),
+      ...invitationEmail(account.firstName, `${publicUrl}${paths.resetPassword}?${new URLSearchParams({ email: account.email, code: token, invitation: '1' })}`, origin),
     })),
   );
 }
 
 /**
  * The account of an address an administrator gives a pet to (a transfer): the existing one, or a new
- * customer account without a password or names (its owner gives them), invited in the caller's transaction.
+ * customer account without a password or names (its owner gives them with the password), invited in
+ * the caller's transaction with the pet's name and the account it comes from.
  */
-export async function accountForInvitee(tx: Transaction, publicUrl: string, email: string): Promise<{ user: typeof users.$inferSelect; invited: boolean }> {
+export async function accountForInvitee(
+  tx: Transaction,
+  publicUrl: string,
+  email: string,
+  transfer: { petName: string; from: string },
+): Promise<{ user: typeof users.$inferSelect; invited: boolean }> {
   const [existing] = await tx.select().from(users).where(byEmail(email));
   if (existing) return { user: existing, invited: false };
   const [created] = await tx.insert(users).values({ email: email.trim(), firstName: '', lastName: '', roles: ['customer'] }).returning();
-  await inviteAccounts(tx, publicUrl, [created!]);
+  await inviteAccounts(tx, publicUrl, [created!], { transfer });
   return { user: created!, invited: true };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
-import { messages, paths, type SetPasswordByTokenInput } from '@petreg/contract';
+import { messages, normalisePhone, paths, type SetPasswordByTokenInput } from '@petreg/contract';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Mailer } from '../../adapters/mail/index.js';
 import type { Database } from '../../db/client.js';
@@ -72,15 +72,27 @@ export function createPasswordReset(
           )
           .returning({ userId: passwordResetTokens.userId });
         if (!claimed) throw badRequest(messages.resetLinkInvalid);
+        const { firstName, lastName, phoneNumber } = input;
+        const [account] = await tx.select({ firstName: users.firstName }).from(users).where(eq(users.id, claimed.userId));
+        // An account a transfer opened has no names: its owner gives them, and a phone, with the first password
+        // (the claim is undone with the refusal, so the link still works).
+        if (!account!.firstName && !(firstName && lastName && phoneNumber)) throw badRequest(messages.invitationDetailsRequired);
+        const details = {
+          ...(firstName && { firstName }),
+          ...(lastName && { lastName }),
+          ...(phoneNumber && { phoneNumber: normalisePhone(phoneNumber) }),
+        };
         const now = new Date();
         await tx
           .update(users)
-          .set({ passwordHash, emailVerifiedAt: now, isActive: true, signUpAbandonedAt: null, updatedAt: now })
+          .set({ ...details, passwordHash, emailVerifiedAt: now, isActive: true, signUpAbandonedAt: null, updatedAt: now })
           .where(eq(users.id, claimed.userId));
         await voidMailedLinks(tx, claimed.userId);
         return claimed.userId;
       });
       await sessions.revokeAllFor(userId);
+      // The names and phone may have changed with the password.
+      accounts.forget(userId);
       return userId;
     },
   };

@@ -30,6 +30,8 @@ export function Shell() {
   const { user } = useSession();
   const [navOpen, setNavOpen] = useState(false);
   const [supportOpen, setSupportOpen] = useState(false);
+  // The "Need help?" panel is for owners: administrators are the help it points to.
+  const withSupport = !user?.role.includes('admin');
 
   if (!user?.data.email) {
     return (
@@ -69,11 +71,13 @@ export function Shell() {
           </Link>
           <Box sx={{ flexGrow: 1 }} />
           <UserMenu user={user} />
-          <Tooltip title="Support">
-            <IconButton aria-label="Support" onClick={() => setSupportOpen(true)} sx={{ display: { lg: 'none' } }}>
-              <SupportAgent />
-            </IconButton>
-          </Tooltip>
+          {withSupport && (
+            <Tooltip title="Support">
+              <IconButton aria-label="Support" onClick={() => setSupportOpen(true)} sx={{ display: { lg: 'none' } }}>
+                <SupportAgent />
+              </IconButton>
+            </Tooltip>
+          )}
         </Toolbar>
       </AppBar>
 
@@ -100,23 +104,25 @@ export function Shell() {
         <Outlet />
       </Box>
 
-      <Box sx={{ width: { lg: ui.sidePanelWidth }, flexShrink: { lg: 0 } }}>
-        <Drawer
-          variant="temporary"
-          anchor="right"
-          open={supportOpen}
-          onClose={() => setSupportOpen(false)}
-          sx={{ display: { xs: 'block', lg: 'none' }, zIndex: overAppBar, '& .MuiDrawer-paper': { width: ui.sidePanelWidth } }}
-        >
-          <SupportPanel />
-        </Drawer>
-        <Drawer variant="permanent" anchor="right" open sx={{ display: { xs: 'none', lg: 'block' }, ...docked(ui.sidePanelWidth) }}>
-          <Box sx={stickyColumn}>
-            <Toolbar />
+      {withSupport && (
+        <Box sx={{ width: { lg: ui.sidePanelWidth }, flexShrink: { lg: 0 } }}>
+          <Drawer
+            variant="temporary"
+            anchor="right"
+            open={supportOpen}
+            onClose={() => setSupportOpen(false)}
+            sx={{ display: { xs: 'block', lg: 'none' }, zIndex: overAppBar, '& .MuiDrawer-paper': { width: ui.sidePanelWidth } }}
+          >
             <SupportPanel />
-          </Box>
-        </Drawer>
-      </Box>
+          </Drawer>
+          <Drawer variant="permanent" anchor="right" open sx={{ display: { xs: 'none', lg: 'block' }, ...docked(ui.sidePanelWidth) }}>
+            <Box sx={stickyColumn}>
+              <Toolbar />
+              <SupportPanel />
+            </Box>
+          </Drawer>
+        </Box>
+      )}
     </Box>
   );
 }

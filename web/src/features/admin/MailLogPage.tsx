@@ -1,10 +1,9 @@
-import { formatDate, mailKinds, mailLogPageSize, messages, type MailLogEntry, type MailStatus } from '@petreg/contract';
+import { mailKinds, mailLogPageSize, messages, type MailLogEntry } from '@petreg/contract';
 import { MarkEmailRead, Send, Visibility } from '@mui/icons-material';
 import {
   Alert,
   Box,
   Button,
-  Chip,
   Dialog,
   DialogActions,
   DialogContent,
@@ -30,25 +29,10 @@ import { PageHeader } from '../../components/PageHeader';
 import { stackedTable } from '../../components/stackedTable';
 import { useMailLog, useMailMessage, useResendMail } from './mailLogApi';
 import { AdminListCard } from './AdminListCard';
+import { dateAndTime, MailStatusChip } from './MailStatusChip';
 import { useAddressSearch } from './useAddressSearch';
 
-const statusLooks: Record<MailStatus, { label: string; color: 'default' | 'info' | 'success' | 'warning' | 'error' }> = {
-  pending: { label: 'Waiting', color: 'info' },
-  sending: { label: 'Sending', color: 'info' },
-  sent: { label: 'Sent', color: 'success' },
-  delivered: { label: 'Delivered', color: 'success' },
-  bounced: { label: 'Bounced', color: 'warning' },
-  failed: { label: 'Failed', color: 'error' },
-  canceled: { label: 'Canceled', color: 'default' },
-};
-
-const when = (value: string) => `${formatDate(value)} ${new Date(value).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}`;
 const triesOf = (mail: MailLogEntry) => (mail.attempts === 1 ? '1 attempt' : `${mail.attempts} attempts`);
-
-function StatusChip({ status }: { status: MailStatus }) {
-  const look = statusLooks[status];
-  return <Chip size="small" variant="outlined" label={look.label} color={look.color} />;
-}
 
 /** admin-send-email: the mail log, every e-mail the portal sent or will send; a failed one can be sent again. */
 export function MailLogPage() {
@@ -91,11 +75,11 @@ export function MailLogPage() {
                     <TableCell data-label="Subject">{entry.subject}</TableCell>
                     <TableCell data-label="Status">
                       <CellText detail={entry.lastError ? `${triesOf(entry)}: ${entry.lastError}` : entry.attempts > 0 ? triesOf(entry) : undefined}>
-                        <StatusChip status={entry.status} />
+                        <MailStatusChip status={entry.status} />
                       </CellText>
                     </TableCell>
                     <TableCell data-label="Written" sx={{ whiteSpace: 'nowrap' }}>
-                      <CellText detail={entry.sentAt ? `sent ${when(entry.sentAt)}` : undefined}>{when(entry.createdAt)}</CellText>
+                      <CellText detail={entry.sentAt ? `sent ${dateAndTime(entry.sentAt)}` : undefined}>{dateAndTime(entry.createdAt)}</CellText>
                     </TableCell>
                     <TableCell align="right">
                       <Tooltip title="Open">
@@ -146,10 +130,10 @@ function MailDialog({ entry, onClose }: { entry: MailLogEntry; onClose: () => vo
             <Typography variant="body2" component="span">
               <b>Status:</b>
             </Typography>
-            <StatusChip status={shown.status} />
+            <MailStatusChip status={shown.status} />
             <Typography variant="body2" color="text.secondary" component="span">
               {triesOf(shown)}
-              {shown.sentAt && `, sent ${when(shown.sentAt)}`}
+              {shown.sentAt && `, sent ${dateAndTime(shown.sentAt)}`}
             </Typography>
           </Stack>
           {shown.lastError && (

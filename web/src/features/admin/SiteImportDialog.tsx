@@ -4,7 +4,7 @@ import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText,
 import { useState } from 'react';
 import { firstError } from '../../app/api';
 import { CsvFileField } from './CsvFileField';
-import { plural, useDownloadUrl } from './resultFile';
+import { plural, saveFile, useDownloadUrl } from './resultFile';
 import { useImportSites } from './sitesApi';
 
 export const sitesTemplateUrl = '/templates/sites-import-template.csv';
@@ -24,7 +24,8 @@ export function SiteImportDialog({ onClose }: { onClose: () => void }) {
   };
 
   const send = () => {
-    if (file) upload.mutate(file, { onError: (failure) => setError(firstError(failure, messages.genericError)) });
+    // The result file downloads at once, as the pet upload's does; the dialog keeps it to download again.
+    if (file) upload.mutate(file, { onSuccess: saveFile, onError: (failure) => setError(firstError(failure, messages.genericError)) });
   };
 
   return (

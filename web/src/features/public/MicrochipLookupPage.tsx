@@ -1,9 +1,11 @@
 import { paths } from '@petreg/contract';
-import { Paper, Typography } from '@mui/material';
+import { Alert, AlertTitle, Link, Paper, Typography } from '@mui/material';
 import { useEffect } from 'react';
-import { usePublicSettings } from '../../app/settings';
+import { useLocation } from 'react-router';
+import { usePublicSettings, useSupportContact } from '../../app/settings';
 import { MicrochipLookup } from './MicrochipLookup';
 import { PublicLayout } from './PublicLayout';
+import type { ShortLinkFailure } from './ShortLinkPage';
 
 /** Spec 2.5: outside the production host the lookup page moves to the production host's own. */
 function useProductionHost() {
@@ -19,8 +21,10 @@ function useProductionHost() {
 /** microchip-lookup: tells anyone whether a chip is registered here, and whose registry to try otherwise. */
 export function MicrochipLookupPage() {
   useProductionHost();
+  const shortLinkError = (useLocation().state as ShortLinkFailure | null)?.shortLinkError;
   return (
     <PublicLayout>
+      {shortLinkError && <ShortLinkNotice message={shortLinkError} />}
       <Paper variant="outlined" sx={{ p: { xs: 3, sm: 5 } }}>
         <Typography variant="h1" gutterBottom>
           Microchip Lookup
@@ -31,5 +35,27 @@ export function MicrochipLookupPage() {
         <MicrochipLookup />
       </Paper>
     </PublicLayout>
+  );
+}
+
+/** A collar tag's short link that led nowhere: what a finder can do instead. */
+function ShortLinkNotice({ message }: { message: string }) {
+  const contact = useSupportContact();
+  return (
+    <Alert severity="error" sx={{ mb: 3 }}>
+      <AlertTitle>{message}</AlertTitle>
+      The link on the tag may be worn or mistyped. Look the pet's microchip number up below (any vet or shelter can read it)
+      {contact ? (
+        <>
+          , or call our 24/7 support line at{' '}
+          <Link href={contact.phoneHref} sx={{ fontWeight: 600 }}>
+            {contact.phone}
+          </Link>
+          .
+        </>
+      ) : (
+        ', or call our 24/7 support line.'
+      )}
+    </Alert>
   );
 }

@@ -7,7 +7,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { SectionCard } from '../../../components/SectionCard';
 import { CsvFileField } from '../CsvFileField';
 import { plural, saveFile, useDownloadUrl } from '../resultFile';
-import { useBulkPetUpload } from './api';
+import { useBulkPetUpload, usePetUploadAllowedValues } from './api';
 
 export const petUploadTemplateUrl = '/templates/bulk-pet-upload-template.csv';
 
@@ -17,6 +17,7 @@ const isCsv = (file: File) => /\.csv$/i.test(file.name) || file.type === 'text/c
 /** bulk-pet-upload (spec 2.7): a shelter's CSV of pets, registered to their owners or to the shelter. */
 export function BulkPetUploadPage() {
   const upload = useBulkPetUpload();
+  const allowedValues = usePetUploadAllowedValues();
   const [file, setFile] = useState<File | null>(null);
   const [email, setEmail] = useState('');
   const [emailTouched, setEmailTouched] = useState(false);
@@ -62,11 +63,23 @@ export function BulkPetUploadPage() {
             <Typography color="text.secondary">
               One pet a row, with the columns of the template. A row with an owner's email registers the pet to that owner (a new owner is invited by
               email to set a password, an existing one is told by email); a row without registers it to the shelter. Breeds are separated by “{petUploadBreedSeparator}”; dates are
-              MM/DD/YYYY or YYYY-MM-DD. Pets start unpaid, as if their owner had registered them.
+              MM/DD/YYYY or YYYY-MM-DD. The template's example row is skipped; the allowed values list the species, sexes, chip brands and states a file may name.
+              Pets start unpaid, as if their owner had registered them.
             </Typography>
-            <Button href={petUploadTemplateUrl} download startIcon={<Download />} sx={{ alignSelf: 'flex-start' }}>
-              Download template
-            </Button>
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: 'flex-start' }}>
+              <Button href={petUploadTemplateUrl} download startIcon={<Download />}>
+                Download template
+              </Button>
+              <Button
+                startIcon={<Download />}
+                loading={allowedValues.isPending}
+                onClick={() =>
+                  allowedValues.mutate(undefined, { onSuccess: saveFile, onError: (failure) => setError(firstError(failure, messages.genericError)) })
+                }
+              >
+                Download allowed values
+              </Button>
+            </Stack>
             <CsvFileField file={file} onChoose={choose} disabled={upload.isPending} />
             <TextField
               label="Shelter email"

@@ -1,4 +1,4 @@
-import type { PetUploadResult } from '@petreg/contract';
+import type { DownloadFile, PetUploadResult } from '@petreg/contract';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../app/api';
 
@@ -12,4 +12,9 @@ export function useBulkPetUpload() {
       return api.upload<PetUploadResult>('admin/bulk-pet-upload', form);
     },
   });
+}
+
+/** GET admin/bulk-pet-upload/allowed-values: the species, sexes, chip brands and states a file may name, as a CSV file. */
+export function usePetUploadAllowedValues() {
+  return useMutation({ mutationFn: () => api.get<DownloadFile>('admin/bulk-pet-upload/allowed-values') });
 }

@@ -82,7 +82,9 @@ export function AdminPetCard({ pet }: { pet: AdminPet }) {
         subheader={`Pet #${pet.id} · ${registrationStatus(pet)}${pet.plan && !isRegistered(pet) ? ` · ${pet.plan.name} chosen` : ''}`}
         slotProps={{ title: { variant: 'h3', component: 'h2', id: 'pet-record-title' } }}
         action={
-          !editing && (
+          // A removed pet's record is kept as it was.
+          !editing &&
+          !pet.removed && (
             <Button startIcon={<Edit />} onClick={() => setEditing(true)} aria-label="Edit pet">
               Edit
             </Button>

@@ -1,6 +1,6 @@
-import { messages, paths, ui } from '@petreg/contract';
+import { formatDate, messages, paths, ui } from '@petreg/contract';
 import { DeleteOutlined, SwapHoriz } from '@mui/icons-material';
-import { Button, Grid, Link, Stack } from '@mui/material';
+import { Alert, AlertTitle, Button, Grid, Link, Stack } from '@mui/material';
 import { useState } from 'react';
 import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { allErrors } from '../../../app/api';
@@ -12,7 +12,8 @@ import { ErrorBanner } from '../../../components/ErrorBanner';
 import { PageHeader } from '../../../components/PageHeader';
 import { AdminPetCard } from './AdminPetCard';
 import { AdminUserCard } from './AdminUserCard';
-import { useAdminPet, useAdminUser, useRemovePet } from './api';
+import { useAdminPet, useAdminPetSupport, useAdminUser, useRemovePet } from './api';
+import { LostStatus, PetSupportCards } from './PetSupportCards';
 import { TransferPetDialog } from './TransferPetDialog';
 
 /** admin/pet/:id: the owner's and the pet's records, with transfer and removal (spec 2.7). */
@@ -26,6 +27,7 @@ function AdminPetRecord({ petId }: { petId: number }) {
   const navigate = useNavigate();
   const pet = useAdminPet(petId);
   const user = useAdminUser(pet.data?.userId);
+  const support = useAdminPetSupport(petId);
   const remove = useRemovePet(petId);
   const [transferring, setTransferring] = useState(false);
   const [confirmingRemoval, setConfirmingRemoval] = useState(false);
@@ -40,9 +42,9 @@ function AdminPetRecord({ petId }: { petId: number }) {
     });
 
   // Spec 8: pet load or delete errors as a red banner for 10 seconds.
-  const failure = pet.error ?? user.error ?? remove.error;
+  const failure = pet.error ?? user.error ?? support.error ?? remove.error;
   const banner = failure && (
-    <ErrorBanner key={pet.errorUpdatedAt + user.errorUpdatedAt + remove.submittedAt} durationMs={ui.petErrorMs}>
+    <ErrorBanner key={pet.errorUpdatedAt + user.errorUpdatedAt + support.errorUpdatedAt + remove.submittedAt} durationMs={ui.petErrorMs}>
       {allErrors(failure, messages.genericError)}
     </ErrorBanner>
   );
@@ -59,21 +61,34 @@ function AdminPetRecord({ petId }: { petId: number }) {
     );
   }
   if (!pet.data || !user.data) return user.isError ? banner : <CenteredSpinner />;
+  const { removed } = pet.data;
 
   return (
     <>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'flex-start' } }}>
         <PageHeader title={pet.data.name} subtitle={`Owned by ${user.data.data.displayName || user.data.data.email}`} />
-        <Stack direction="row" spacing={1} sx={{ flexShrink: 0, mb: { xs: 2, sm: 0 } }}>
-          <Button variant="outlined" startIcon={<SwapHoriz />} onClick={() => setTransferring(true)}>
-            Transfer
-          </Button>
-          <Button variant="outlined" color="error" startIcon={<DeleteOutlined />} onClick={() => setConfirmingRemoval(true)}>
-            Remove
-          </Button>
-        </Stack>
+        {!removed && (
+          <Stack direction="row" spacing={1} sx={{ flexShrink: 0, mb: { xs: 2, sm: 0 } }}>
+            <Button variant="outlined" startIcon={<SwapHoriz />} onClick={() => setTransferring(true)}>
+              Transfer
+            </Button>
+            <Button variant="outlined" color="error" startIcon={<DeleteOutlined />} onClick={() => setConfirmingRemoval(true)}>
+              Remove
+            </Button>
+          </Stack>
+        )}
       </Stack>
       {banner}
+      {removed ? (
+        // Kept for the audit and found by its old chip: read-only.
+        <Alert severity="warning" sx={{ mb: 3 }}>
+          <AlertTitle>Removed on {formatDate(removed.at)}</AlertTitle>
+          The owner and the lookup no longer see this pet.
+          {removed.chipIds.length > 0 && ` Its chip ${removed.chipIds.join(', ')} was retired and may be registered again.`}
+        </Alert>
+      ) : (
+        support.data && <LostStatus lost={support.data.lost} petName={pet.data.name} />
+      )}
       {/* Side by side only on wide screens: beside the two navigation panels each card would be cramped. */}
       <Grid container spacing={3} sx={{ alignItems: 'flex-start' }}>
         <Grid size={{ xs: 12, xl: 5 }}>
@@ -84,7 +99,14 @@ function AdminPetRecord({ petId }: { petId: number }) {
           <AdminPetCard pet={pet.data} />
         </Grid>
       </Grid>
-      <TransferPetDialog petId={petId} petName={pet.data.name} open={transferring} onClose={() => setTransferring(false)} />
+      {support.data && <PetSupportCards pet={pet.data} support={support.data} ownerEmail={user.data.data.email} />}
+      <TransferPetDialog
+        petId={petId}
+        petName={pet.data.name}
+        lost={support.data?.lost ?? null}
+        open={transferring}
+        onClose={() => setTransferring(false)}
+      />
       <ConfirmDialog
         open={confirmingRemoval}
         text={messages.deleteConfirm}

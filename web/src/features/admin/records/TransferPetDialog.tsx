@@ -1,24 +1,32 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { messages, transferDialogSchema, type TransferDialogInput } from '@petreg/contract';
-import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
-import { useId } from 'react';
+import { messages, transferDialogSchema, type AdminPetSupport, type TransferDialogInput } from '@petreg/contract';
+import { Alert, AlertTitle, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { firstError } from '../../../app/api';
+import { ApiError, firstError } from '../../../app/api';
 import { toast } from '../../../app/toast';
 import { FormTextField } from '../../../components/FormTextField';
 import { useTransferPet } from './api';
+import { dateAndTime } from '../MailStatusChip';
 
 interface TransferPetDialogProps {
   petId: number;
   petName: string;
+  /** The pet's open lost pet alert, when it has one: the transfer asks to be confirmed first. */
+  lost: AdminPetSupport['lost'];
   open: boolean;
   onClose: () => void;
 }
 
-/** Spec 2.7: the new owner's e-mail, twice; on a match the transfer is requested (spec 4). */
-export function TransferPetDialog({ petId, petName, open, onClose }: TransferPetDialogProps) {
+/**
+ * Spec 2.7: the new owner's e-mail, twice; on a match the transfer is requested (spec 4). A lost pet
+ * (an open alert, known to the page or answered by the server) takes a second step: the administrator
+ * confirms that the pet and its alert go to the new owner.
+ */
+export function TransferPetDialog({ petId, petName, lost, open, onClose }: TransferPetDialogProps) {
   const titleId = useId();
   const transfer = useTransferPet(petId);
+  const [confirming, setConfirming] = useState(false);
   const { control, handleSubmit, reset } = useForm<TransferDialogInput>({
     resolver: zodResolver(transferDialogSchema),
     defaultValues: { email: '', confirmEmail: '' },
@@ -27,19 +35,30 @@ export function TransferPetDialog({ petId, petName, open, onClose }: TransferPet
   const close = () => {
     reset();
     transfer.reset();
+    setConfirming(false);
     onClose();
   };
 
-  const onSubmit = handleSubmit(({ email }) =>
-    transfer.mutate(email, {
-      onSuccess: (result) => {
+  const onSubmit = handleSubmit(({ email }) => {
+    if (lost && !confirming) {
+      setConfirming(true);
+      return;
+    }
+    // A promise, not mutate's callbacks: the page reloads the new owner meanwhile, and callbacks of a dialog
+    // unmounted by that reload would never run.
+    transfer.mutateAsync({ Email: email, confirmOpenAlert: confirming }).then(
+      (result) => {
         toast(result.message, { variant: 'success' });
         close();
       },
-      // Spec 8: a transfer failure shows the pet's generic message; the dialog keeps the reason.
-      onError: () => toast(messages.genericError, { variant: 'error' }),
-    }),
-  );
+      (failure: unknown) => {
+        // An alert opened since the page loaded: the server asks for the same confirmation.
+        if (failure instanceof ApiError && failure.errors.includes(messages.transferOpenAlert)) setConfirming(true);
+        // Spec 8: a transfer failure shows the pet's generic message; the dialog keeps the reason.
+        else toast(messages.genericError, { variant: 'error' });
+      },
+    );
+  });
 
   return (
     <Dialog open={open} onClose={transfer.isPending ? undefined : close} aria-labelledby={titleId} fullWidth maxWidth="xs">
@@ -47,21 +66,39 @@ export function TransferPetDialog({ petId, petName, open, onClose }: TransferPet
         <DialogTitle id={titleId}>Transfer {petName}</DialogTitle>
         <DialogContent>
           <Stack spacing={2}>
-            <DialogContentText>
-              The pet, its microchip and its protection move to the account of this email; a new account is invited to set a
-              password. Both owners are told by email.
-            </DialogContentText>
-            {transfer.isError && <Alert severity="error">{firstError(transfer.error, messages.genericError)}</Alert>}
-            <FormTextField control={control} name="email" label="New owner's email" type="email" autoComplete="off" autoFocus />
-            <FormTextField control={control} name="confirmEmail" label="Confirm new owner's email" type="email" autoComplete="off" />
+            {confirming ? (
+              <Alert severity="warning">
+                <AlertTitle>{petName} is reported lost</AlertTitle>
+                {lost && `Missing since ${dateAndTime(lost.missingDate)}, last seen in ${lost.place ?? lost.zipCode}. `}
+                The open alert moves with {petName} to the new owner, who will be the one finders and professionals reach. Transfer
+                anyway?
+              </Alert>
+            ) : (
+              <DialogContentText>
+                The pet, its microchip and its protection move to the account of this email; a new account is invited to set a
+                password. Both owners are told by email.
+              </DialogContentText>
+            )}
+            {transfer.isError && !confirming && <Alert severity="error">{firstError(transfer.error, messages.genericError)}</Alert>}
+            {/* Kept mounted through the confirm step: the form still holds the e-mail it confirms. */}
+            <Stack spacing={2} sx={{ display: confirming ? 'none' : 'flex' }}>
+              <FormTextField control={control} name="email" label="New owner's email" type="email" autoComplete="off" autoFocus />
+              <FormTextField control={control} name="confirmEmail" label="Confirm new owner's email" type="email" autoComplete="off" />
+            </Stack>
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={close} disabled={transfer.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" loading={transfer.isPending}>
-            Transfer
+          {confirming ? (
+            <Button onClick={() => setConfirming(false)} disabled={transfer.isPending}>
+              Back
+            </Button>
+          ) : (
+            <Button onClick={close} disabled={transfer.isPending}>
+              Cancel
+            </Button>
+          )}
+          <Button type="submit" variant="contained" color={confirming ? 'warning' : 'primary'} loading={transfer.isPending}>
+            {confirming ? 'Transfer anyway' : 'Transfer'}
           </Button>
         </DialogActions>
       </Box>

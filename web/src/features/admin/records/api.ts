@@ -1,4 +1,4 @@
-import type { AdminPet, AdminPetUpdate, AdminUser, AdminUserUpdate, PetTransfer } from '@petreg/contract';
+import type { AdminPet, AdminPetSupport, AdminPetUpdate, AdminUser, AdminUserUpdate, PetTransfer, TransferPetInput } from '@petreg/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../app/api';
 
@@ -8,6 +8,11 @@ const userRecordKey = (userId: number) => ['admin', 'pet-user', userId] as const
 /** GET admin/user-pet/{petId}: the pet with its chips, plan and owner id. */
 export function useAdminPet(petId: number) {
   return useQuery({ queryKey: petRecordKey(petId), queryFn: ({ signal }) => api.get<AdminPet>(`admin/user-pet/${petId}`, { signal }) });
+}
+
+/** GET admin/pet-support/{petId}: lost status, backup contacts, vets, payments and the last e-mails to the owner. */
+export function useAdminPetSupport(petId: number) {
+  return useQuery({ queryKey: ['admin', 'pet-support', petId], queryFn: ({ signal }) => api.get<AdminPetSupport>(`admin/pet-support/${petId}`, { signal }) });
 }
 
 /** GET admin/pet-user/{userId}: the owner, once the pet names them. */
@@ -35,12 +40,15 @@ export function useUpdateAdminPet(petId: number) {
   });
 }
 
-/** The pet moves to another owner: the page reads the pet again, and with it the new owner. */
+/** The pet moves to another owner: the page reads the pet again, and with it the new owner and what support sees. */
 export function useTransferPet(petId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (email: string) => api.post<PetTransfer>(`admin/transfer-pet/${petId}`, { Email: email }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: petRecordKey(petId) }),
+    mutationFn: (transfer: TransferPetInput) => api.post<PetTransfer>(`admin/transfer-pet/${petId}`, transfer),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'pet-support', petId] });
+      return queryClient.invalidateQueries({ queryKey: petRecordKey(petId) });
+    },
   });
 }
 

@@ -100,16 +100,15 @@ export function AdminUsersPage() {
                 </TableBody>
               </Table>
             </TableContainer>
-            {search.data.total > search.data.pageSize && (
-              <TablePagination
-                component="div"
-                {...countedPaging(search.data, search.data.rows.length, search.data.pageSize)}
-                page={page - 1}
-                onPageChange={(_, next) => setParams({ page: String(next + 1) })}
-                rowsPerPage={search.data.pageSize}
-                rowsPerPageOptions={[]}
-              />
-            )}
+            {/* Always shown: "1–3 of 3" tells the administrator how many rows the search found. */}
+            <TablePagination
+              component="div"
+              {...countedPaging(search.data, search.data.rows.length, search.data.pageSize)}
+              page={page - 1}
+              onPageChange={(_, next) => setParams({ page: String(next + 1) })}
+              rowsPerPage={search.data.pageSize}
+              rowsPerPageOptions={[]}
+            />
           </>
         )}
       </Card>
