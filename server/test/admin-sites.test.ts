@@ -9,7 +9,7 @@ import {
   type PublicProfile,
   type RemovedSamples,
   type Site,
-  type SiteSearchResult,
+  type SiteSearchPage,
   type SiteImportResult,
 } from '@petreg/contract';
 import { parse } from 'csv-parse/sync';
@@ -503,7 +503,7 @@ describe('POST admin/sites/remove-samples', () => {
     const nearby = await siteNear('63101', 3);
     const { token, pet } = await ownerWithLostPet({ shareContactInfo: true });
     await ctx.database.db.update(pets).set({ isActive: true }).where(eq(pets.id, pet.id));
-    const search = async () => (await call<SiteSearchResult[]>(ctx.app, 'GET', `site/search?query=${word}`, { token })).body.result!;
+    const search = async () => (await call<SiteSearchPage>(ctx.app, 'GET', `site/search?query=${word}`, { token })).body.result!.results;
     expect((await search()).map((found) => found.name)).toEqual([sample.name]);
     const linked = await call(ctx.app, 'POST', 'site/add-site-to-pets', { token, body: { siteId: sample.id, petIds: [pet.id] } });
     expect(linked.status).toBe(200);

@@ -173,7 +173,7 @@ describe('the mail log', () => {
     const delivered = (await readOutbox(ctx.outboxDir)).filter((mail) => mail.subject === queued!.subject && mail.text!.includes(code));
     expect(delivered).toHaveLength(1);
     // The mailed link still works.
-    const set = await call(ctx.app, 'POST', 'Users/set-password-by-token', { body: { email, token: code, password: 'Invited#Pass1' } });
+    const set = await call(ctx.app, 'POST', 'Users/set-password-by-token', { body: { email, token: code, password: 'Invited#Pass1', firstName: 'Robin', lastName: 'Lee', phoneNumber: '(314) 555-0142' } });
     expect(set.status).toBe(200);
   });
 
