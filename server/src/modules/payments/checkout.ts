@@ -243,12 +243,15 @@ export function createCheckout(deps: PaymentDeps, { complete }: Pick<Completion,
       return { location: successPath(checkout, encodeURIComponent(checkout.id)) };
     },
 
+    /** Only an open checkout is canceled: one paid or canceled meanwhile (a second tab) is refused. */
     async cancelLocal(session: Session, sessionId: string): Promise<{ location: string }> {
       const checkout = await localCheckout(session, sessionId);
-      await db
+      const canceled = await db
         .update(checkoutSessions)
         .set({ status: 'canceled' })
-        .where(and(eq(checkoutSessions.id, checkout.id), eq(checkoutSessions.status, 'open')));
+        .where(and(eq(checkoutSessions.id, checkout.id), eq(checkoutSessions.status, 'open')))
+        .returning({ id: checkoutSessions.id });
+      if (canceled.length === 0) throw conflict(messages.checkoutClosed);
       return { location: checkout.cancelPath };
     },
   };
