@@ -11,8 +11,10 @@ export const admin = { email: 'admin@example.com', password: 'Admin#Pass1' };
 
 export default defineConfig({
   testDir: './tests',
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Sized for a loaded machine (2 cores shared by several test runs), where a page can take 10 s to
+  // render: these only bound how long a wait that will succeed may take, they never repeat a step.
+  timeout: 180_000,
+  expect: { timeout: 30_000 },
   fullyParallel: true,
   workers: 2,
   retries: 0,

@@ -195,7 +195,7 @@ test.describe('[ACCOUNTS]', () => {
 
   test('the health status page reads the server', async ({ page }) => {
     await page.goto('/healthcheck');
-    await expect(page.getByText('Healthy')).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Health Status' })).toHaveValue('Status: Healthy\nDatabase: connected');
   });
 
   test('an owner edits the profile and changes the password', async ({ page, request }) => {

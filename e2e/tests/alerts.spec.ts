@@ -51,7 +51,7 @@ test.describe('[ALERTS]', () => {
     request,
     browser,
   }) => {
-    test.setTimeout(120_000);
+    test.slow();
     const owner = await createOwner(request, 'Robin');
     await signedIn(page, owner);
 
@@ -272,7 +272,7 @@ test.describe('[ALERTS]', () => {
     await expect(page.getByLabel('Last Seen ZIP Code')).toHaveCount(0);
     await expect(page.getByText('Saint Louis, MO 63101')).toBeVisible();
     await page.getByRole('button', { name: 'Send Lost Pet Alert' }).click();
-    await expect(page.getByText('Zipcode is required.')).toHaveCount(0);
     await expect(page.getByText('Missing date is required')).toBeVisible();
+    await expect(page.getByText('Zipcode is required.')).toHaveCount(0);
   });
 });

@@ -176,6 +176,7 @@ test.describe('[PAYMENTS]', () => {
     });
     const unchipped: number = (await created.json()).result.pet.id;
     await page.goto(`/client/pet/update/${unchipped}`);
+    await expect(page.getByRole('button', { name: 'Add a microchip' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Choose a plan' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Upgrade to Lifetime' })).toHaveCount(0);
     await page.getByRole('button', { name: 'Add a microchip' }).click();

@@ -68,7 +68,7 @@ test.describe('[VETS]', () => {
     page,
     request,
   }) => {
-    test.setTimeout(120_000);
+    test.slow();
     const { owner, petId } = await ownerWithActivePet(page, request);
 
     await page.goto('/client');
@@ -172,7 +172,7 @@ test.describe('[VETS]', () => {
 
   test('a vet added from the pet page comes back to the pet with the pet already chosen', async ({ page, request }) => {
     // The pet page twice, on a machine that may be busy.
-    test.setTimeout(120_000);
+    test.slow();
     const { petId } = await ownerWithActivePet(page, request);
     await page.goto(`/client/pet/update/${petId}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Juniper' })).toBeVisible({ timeout: 30_000 });
@@ -281,7 +281,7 @@ test.describe('[VETS]', () => {
 
   test('the vet screens fit a laptop and a phone', async ({ page, request }) => {
     // Twelve page loads.
-    test.setTimeout(180_000);
+    test.slow();
     const { owner, petId } = await ownerWithActivePet(page, request);
     const headers = { authorization: `Bearer ${owner.token}` };
     const found = (await (await request.get('/api/v2/site/search?query=63101', { headers })).json()).result.results;

@@ -266,7 +266,13 @@ describe('checkout on the portal', () => {
     expect(billing.payments).toEqual([expect.objectContaining({ petName: 'Biscuit', planName: 'Yearly Protection', cardLast4: '4242', amountCents: 1995 })]);
     const subscription = billing.subscriptions[0]!;
     expect(subscription.status).toBe('active');
+    const stranger = await signUpOwner(ctx.app);
+    expect((await call(ctx.app, 'POST', `payment/subscriptions/${subscription.id}/cancel`, { token: stranger.token })).status).toBe(403);
+    expect((await call<BillingOverview>(ctx.app, 'GET', 'payment/billing', { token: owner.token })).body.result!.subscriptions[0]!.status).toBe('active');
     expect((await call(ctx.app, 'POST', `payment/subscriptions/${subscription.id}/cancel`, { token: owner.token })).status).toBe(200);
+    const again = await call(ctx.app, 'POST', `payment/subscriptions/${subscription.id}/cancel`, { token: owner.token });
+    expect(again.status).toBe(409);
+    expect(again.body.errors).toEqual([messages.checkoutClosed]);
     const after = (await call<BillingOverview>(ctx.app, 'GET', 'payment/billing', { token: owner.token })).body.result!;
     expect(after.subscriptions[0]!.status).toBe('canceled');
     expect((await petOf(owner.token, owner.pet.id)).isActive).toBe(true);
@@ -398,8 +404,18 @@ describe('never more cover than was paid', () => {
     const upgrade = await call<{ location: string }>(ctx.app, 'POST', `checkout/upgrade-subscription/${owner.pet.id}`, { token: owner.token });
     const upgradeSession = sessionIdOf(upgrade.body.result!.location);
     expect((await orderOf(owner.token, upgradeSession)).cancelUrl).toBe(`/client/pet/update/${owner.pet.id}`);
+    const stranger = await signUpOwner(ctx.app);
+    expect((await call(ctx.app, 'POST', `checkout/local/${upgradeSession}/cancel`, { token: stranger.token })).status).toBe(403);
+    expect((await orderOf(owner.token, upgradeSession)).status).toBe('open');
     const canceled = await call<{ location: string }>(ctx.app, 'POST', `checkout/local/${upgradeSession}/cancel`, { token: owner.token });
     expect(canceled.body.result!.location).toBe(`/client/pet/update/${owner.pet.id}`);
+    const again = await call(ctx.app, 'POST', `checkout/local/${upgradeSession}/cancel`, { token: owner.token });
+    expect(again.status).toBe(409);
+    expect(again.body.errors).toEqual([messages.checkoutClosed]);
+    // A paid checkout is not canceled either.
+    const paidCancel = await call(ctx.app, 'POST', `checkout/local/${plain}/cancel`, { token: owner.token });
+    expect(paidCancel.status).toBe(409);
+    expect((await orderOf(owner.token, plain)).status).toBe('complete');
   });
 });
 

@@ -26,7 +26,6 @@ export function Providers({ children }: { children: ReactNode }) {
         maxSnack={ui.toastStackMax}
         autoHideDuration={ui.snackbarAutoHideMs}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        preventDuplicate
       >
         <QueryClientProvider client={queryClient}>
           <SessionProvider>{children}</SessionProvider>

@@ -76,10 +76,12 @@ export function createLocalCheckout(deps: PaymentDeps, { complete }: Pick<Comple
 
     async cancelLocal(session: Session, sessionId: string): Promise<{ location: string }> {
       const checkout = await localCheckout(session, sessionId);
-      await db
+      const canceled = await db
         .update(checkoutSessions)
         .set({ status: 'canceled' })
-        .where(and(eq(checkoutSessions.id, checkout.id), eq(checkoutSessions.status, 'open')));
+        .where(and(eq(checkoutSessions.id, checkout.id), eq(checkoutSessions.status, 'open')))
+        .returning({ id: checkoutSessions.id });
+      if (canceled.length === 0) throw conflict(messages.checkoutClosed);
       return { location: checkout.cancelPath };
     },
   };
