@@ -168,6 +168,7 @@ describe('the owner card', () => {
 
   it('changes the e-mail outright and tells the old address; a taken e-mail is refused', async () => {
     const { owner } = await ownerWithPet();
+    await ctx.database.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, owner.user.id));
     const other = await signUpOwner(ctx.app);
     const taken = await call(ctx.app, 'PUT', `admin/update-user/${owner.user.id}`, { token: admin.token, body: userCard(other.input.email) });
     expect(taken.status).toBe(409);
@@ -176,6 +177,8 @@ describe('the owner card', () => {
     const newEmail = uniqueEmail();
     const moved = await call<AdminUser>(ctx.app, 'PUT', `admin/update-user/${owner.user.id}`, { token: admin.token, body: userCard(newEmail) });
     expect(moved.body.result!.data.email).toBe(newEmail);
+    // The new address was only told on the phone: it is not proven until a link mailed to it is followed.
+    expect((await ctx.database.db.select().from(users).where(eq(users.id, owner.user.id)))[0]!.emailVerifiedAt).toBeNull();
     const notices = await mailTo(owner.input.email);
     expect(notices.map((m) => m.subject)).toContain('Your email address was changed');
     const signIn = await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email: newEmail, password: owner.input.password } });

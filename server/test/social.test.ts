@@ -110,7 +110,6 @@ describe('POST Users/google-login', () => {
   it("gives a stranger's unconfirmed sign-up with the address nothing: the provider's user starts a fresh account", async () => {
     const attacker = await signUpOwner(ctx.app);
     const email = attacker.input.email;
-    await registerPet(ctx.app, attacker.token);
     await call(ctx.app, 'POST', 'Users/backup-contact', { token: attacker.token, body: { name: 'Accomplice', phoneNumber: '(415) 555-2671' } });
 
     const victim = await call<AuthResult>(ctx.app, 'POST', 'Users/google-login', { body: { token: await googleIdToken({ email, sub: 'g-victim' }) } });
@@ -127,19 +126,38 @@ describe('POST Users/google-login', () => {
     expect(login.status).toBe(400);
     expect(login.body.errors).toEqual([messages.invalidCredentials]);
 
-    // The old account stays for the audit, switched off; its pet is removed, not deleted.
+    // The old account stays for the audit, switched off.
     const [old] = await ctx.database.db.select().from(users).where(eq(users.id, attacker.user.id));
     expect(old).toMatchObject({ isActive: false, passwordHash: null });
     expect(old!.email).not.toContain(email);
-    const held = await ctx.database.db.select().from(pets).where(eq(pets.userId, attacker.user.id));
-    expect(held).toHaveLength(1);
-    expect(held[0]!.deletedAt).not.toBeNull();
     const [audit] = await ctx.database.db.select().from(auditLog).where(and(eq(auditLog.action, 'account.replace'), eq(auditLog.entityId, String(attacker.user.id))));
     expect(audit).toMatchObject({ actorUserId: user.id, before: expect.objectContaining({ email }) });
 
     // The same person signs in again to the same account.
     const again = await call<AuthResult>(ctx.app, 'POST', 'Users/google-login', { body: { token: await googleIdToken({ email, sub: 'g-victim' }) } });
     expect(again.body.result!.user.id).toBe(user.id);
+  });
+
+  it('never empties an unconfirmed account that holds a pet: the mailbox proves it, then the provider joins it, pet and all', async () => {
+    const holder = await signUpOwner(ctx.app);
+    const email = holder.input.email;
+    const pet = await registerPet(ctx.app, holder.token);
+
+    const refused = await call(ctx.app, 'POST', 'Users/google-login', { body: { token: await googleIdToken({ email, sub: 'g-holder' }) } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors).toEqual([messages.socialSignInLinkSent]);
+    const [kept] = await ctx.database.db.select().from(pets).where(eq(pets.id, pet.id));
+    expect(kept).toMatchObject({ userId: holder.user.id, deletedAt: null });
+    expect((await ctx.database.db.select().from(users).where(eq(users.id, holder.user.id)))[0]).toMatchObject({ email, googleId: null, emailVerifiedAt: null });
+
+    // Whoever reads the mailbox sets the password; every other session ends, and the provider then joins the account.
+    const link = new URL((await readOutbox(ctx.outboxDir)).at(-1)!.text!.match(/https?:\/\/\S+/)![0]);
+    const reset = await call(ctx.app, 'POST', 'Users/set-password-by-token', { body: { email, token: link.searchParams.get('code'), password: 'Reset#Pass9' } });
+    expect(reset.status).toBe(200);
+    expect((await call(ctx.app, 'GET', 'Users/current-user', { token: holder.token })).status).toBe(401);
+    const joined = await call<AuthResult>(ctx.app, 'POST', 'Users/google-login', { body: { token: await googleIdToken({ email, sub: 'g-holder' }) } });
+    expect(joined.body.result!.user.id).toBe(holder.user.id);
+    expect((await call<Pet[]>(ctx.app, 'GET', 'pet/user-pets', { token: joined.body.result!.token })).body.result!.map((p) => p.id)).toEqual([pet.id]);
   });
 
   it('joins an account an administrator opened for the address (no password yet)', async () => {

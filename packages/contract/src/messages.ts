@@ -128,6 +128,8 @@ export const messages = {
   emailChangeLinkInvalid: 'This email confirmation link is invalid or has expired.',
   emailConfirmed: 'Your email address is confirmed.',
   emailConfirmationSent: 'We sent the link again. Please check your inbox and spam folder.',
+  socialSignInLinkSent:
+    'This email already has an account that was never confirmed. We sent a link to it: open it to choose a password, then sign in with Google or Facebook again.',
   closedAccountLinkSent:
     'This email had an account that was closed. We sent a link to it: open it to choose a password and use the account again.',
   // Input rules every field shares (fields.ts): what a user reads instead of a schema library's text.

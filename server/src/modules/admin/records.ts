@@ -86,7 +86,9 @@ export function createAdminRecords(deps: AdminRecordDeps) {
       const saved = { ...input, phoneNumber: input.phoneNumber ? normalisePhone(input.phoneNumber) : null };
       try {
         await db.transaction(async (tx) => {
-          await tx.update(users).set({ ...saved, updatedAt: new Date() }).where(eq(users.id, userId));
+          // A new address was told on the phone, never proven: a provider's sign-in must not join it on its word.
+          const proof = emailChanged ? { emailVerifiedAt: null } : {};
+          await tx.update(users).set({ ...saved, ...proof, updatedAt: new Date() }).where(eq(users.id, userId));
           if (emailChanged) {
             await voidMailedLinks(tx, userId);
             await tx.insert(mailOutbox).values({ recipient: current.email, ...emailChangedNotice(current.firstName, input.email) });

@@ -1,11 +1,11 @@
 import { hash } from '@node-rs/argon2';
 import { isSameEmail, messages, normalisePhone, type AuthResult, type SignUpInput } from '@petreg/contract';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { conflict, forbidden } from '../../errors.js';
 import type { SessionService } from '../../plugins/auth.js';
-import { byEmail, type Accounts } from './accounts.js';
+import { byEmail, holdsNothing, type Accounts } from './accounts.js';
 import { requestEmailConfirmation } from './emailChange.js';
 import type { createPasswordReset } from './passwordReset.js';
 import { isAbandonedSignUp, replaceAccount } from './replacedAccounts.js';
@@ -87,13 +87,15 @@ export function createSignUp(
     /**
      * Signs in (or up) with a profile the server verified with the provider itself, which vouches
      * for the address. It joins the account of that address only when the account's owner proved
-     * it too (or it has no password: an administrator opened it for the address); otherwise the
-     * provider's user gets the address with a fresh account.
+     * it too (or it has no password: an administrator opened it for the address). An unproven
+     * account that holds nothing goes to the provider's user as a fresh account; one holding pets or
+     * payments may be its real owner's, who never confirmed: it is never emptied, and the mailbox
+     * proves it instead (a reset link, which also ends every other session).
      */
     async socialLogin(profile: VerifiedSocialProfile, address: string): Promise<AuthResult> {
       const providerId = profile.provider === 'google' ? { googleId: profile.providerUserId } : { facebookId: profile.providerUserId };
       const idColumn = profile.provider === 'google' ? users.googleId : users.facebookId;
-      const outcome = await db.transaction(async (tx): Promise<Outcome> => {
+      const outcome = await db.transaction(async (tx): Promise<Outcome | 'holds records'> => {
         const now = new Date();
         const [linked] = await tx.select().from(users).where(eq(idColumn, profile.providerUserId));
         const [user] = linked ? [linked] : await tx.select().from(users).where(byEmail(profile.email)).for('update');
@@ -116,8 +118,14 @@ export function createSignUp(
             .where(eq(users.id, user.id));
           return { userId: user.id };
         }
+        const [empty] = await tx.select({ id: users.id }).from(users).where(and(eq(users.id, user.id), holdsNothing));
+        if (!empty) return 'holds records';
         return { userId: await replaceAccount(tx, user, create), replaced: user.id };
       });
+      if (outcome === 'holds records') {
+        await passwordReset.forgotPassword(profile.email);
+        throw conflict(messages.socialSignInLinkSent);
+      }
       return signedIn(outcome, address);
     },
   };
