@@ -1,11 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DatabaseInUseError, openDatabase } from '../src/db/client.js';
+import { lockDataDir } from '../src/db/dataDirLock.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'petreg-lock-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -62,5 +63,20 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the embedded database folde
     } finally {
       await reopened.close();
     }
+  });
+
+  it('goes to one of two processes that find the same crashed holder at once', async () => {
+    const folder = join(dataDir, 'crashed-twice');
+    const lockPath = `${folder}.lock`;
+    const gone = spawn('node', ['-e', '']);
+    await once(gone, 'exit');
+    // The note a crashed holder leaves: a process of this host that no longer runs.
+    mkdirSync(folder, { recursive: true });
+    mkdirSync(lockPath);
+    writeFileSync(join(lockPath, 'owner.json'), JSON.stringify({ pid: gone.pid, host: hostname() }));
+    const taken = await Promise.allSettled([lockDataDir(folder), lockDataDir(folder)]);
+    expect(taken.filter((t) => t.status === 'fulfilled')).toHaveLength(1);
+    expect(taken.find((t) => t.status === 'rejected')!.reason).toBeInstanceOf(DatabaseInUseError);
+    await (taken.find((t) => t.status === 'fulfilled') as PromiseFulfilledResult<() => Promise<void>>).value();
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -73,7 +74,19 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
   try {
     return await lock().catch((error: unknown) => {
       if ((error as { code?: string }).code !== 'ELOCKED' || !heldByTheDead(lockfilePath)) throw error;
-      fs.rmSync(lockfilePath, { recursive: true, force: true });
+      // Two processes starting after the same crash both find the holder dead: the lock is first moved
+      // aside (one rename wins), and only the dead holder's lock is removed, never the winner's new one.
+      const aside = `${lockfilePath}.dead-${randomUUID()}`;
+      try {
+        fs.renameSync(lockfilePath, aside);
+      } catch {
+        return lock();
+      }
+      if (!heldByTheDead(aside)) {
+        fs.renameSync(aside, lockfilePath);
+        throw error;
+      }
+      fs.rmSync(aside, { recursive: true, force: true });
       return lock();
     });
   } catch (error) {
