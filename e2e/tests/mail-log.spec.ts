@@ -23,7 +23,8 @@ test.describe('[ADMIN][MAIL]', () => {
 
     await page.getByLabel('Search by recipient').fill(owner.email.slice(0, 24));
     await expect(page).toHaveURL(/query=/);
-    await expect(page.getByRole('row')).toHaveCount(2);
+    // The header, the sign-up's confirmation and the receipt.
+    await expect(page.getByRole('row')).toHaveCount(3);
     const row = page.getByRole('row').filter({ hasText: 'Pepper is protected' });
     await expect(row).toBeVisible();
     await expect(row).toContainText(owner.email);
