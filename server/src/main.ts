@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { createMailer } from './adapters/mail/index.js';
+import { createFileTexter } from './adapters/sms/index.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, resolveJwtSecret, testPaymentsWarning } from './config.js';
 import { DatabaseInUseError, openDatabase } from './db/client.js';
@@ -24,8 +25,9 @@ async function main() {
   const admin = await ensureAdministrator(database.db, config.admin);
 
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'mail') });
+  const texter = createFileTexter(join(config.dataDir, 'sms'));
   const app = await buildApp({ config, database, mailer, jwtSecret });
-  const stopWorker = startWorker(app, database.db, mailer, alertMailSettingsOf(config));
+  const stopWorker = startWorker(app, database.db, mailer, texter, alertMailSettingsOf(config));
 
   let closing = false;
   const shutdown = async (signal: string) => {

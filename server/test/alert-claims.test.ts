@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Mailer, MailMessage } from '../src/adapters/mail/index.js';
+import { createFileTexter } from '../src/adapters/sms/index.js';
 import { alertEmails, mailOutbox } from '../src/db/schema.js';
 import { sendDueAlertEmails } from '../src/worker/alertEmails.js';
 import { startWorker } from '../src/worker/index.js';
@@ -107,7 +108,7 @@ describe('a claimed alert e-mail', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     let stopped: Promise<void>;
     try {
-      const stop = startWorker(ctx.app, db(), server.mailer, alertMailSettings);
+      const stop = startWorker(ctx.app, db(), server.mailer, createFileTexter(ctx.outboxDir), alertMailSettings);
       // The worker's alert round starts on its timer.
       vi.advanceTimersByTime(5000);
       await server.busy;

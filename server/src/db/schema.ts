@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { MailKind } from '@petreg/contract';
+import type { MailKind, TextKind } from '@petreg/contract';
 import {
   type AnyPgColumn,
   boolean,
@@ -86,6 +86,10 @@ export const users = pgTable(
      * sign-in join this account, or a new sign-up revive it.
      */
     emailVerifiedAt: timestamptz('email_verified_at'),
+    /** When the holder proved the mobile number (a code texted to it): only then does the portal text it. */
+    phoneVerifiedAt: timestamptz('phone_verified_at'),
+    /** Found reports are texted to the owner's verified mobile unless the owner opts out here. */
+    textFoundReports: boolean('text_found_reports').notNull().default(true),
     /** Set when the owner backed out of sign-up: the e-mail may then sign up afresh. */
     signUpAbandonedAt: timestamptz('sign_up_abandoned_at'),
     createdAt: createdAt(),
@@ -228,6 +232,8 @@ export const pets = pgTable(
     zipCode: text('zip_code'),
     incidentDescription: text('incident_description'),
     foundDate: timestamptz('found_date'),
+    /** The owner's question about a trait not shown publicly; a finder's answer goes to the owner only. */
+    verificationQuestion: text('verification_question'),
     createdAt: createdAt(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
     deletedAt: timestamptz('deleted_at'),
@@ -279,6 +285,8 @@ export const backupContacts = pgTable(
     userId: integer('user_id').notNull().references(() => users.id),
     name: text('name').notNull(),
     phoneNumber: text('phone_number').notNull(),
+    /** When the contact confirmed the number (a reply or a link): only then is it texted. */
+    phoneConfirmedAt: timestamptz('phone_confirmed_at'),
     createdAt: createdAt(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
     deletedAt: timestamptz('deleted_at'),
@@ -550,4 +558,76 @@ export const auditLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('audit_log_entity_idx').on(t.entity, t.entityId)],
+);
+
+/**
+ * Texts (SMS), queued like e-mails and sent by the worker through the SMS adapter: claimed, sent once,
+ * retried with backoff. `providerId` names the message at the provider (Twilio's SID), whose status
+ * callbacks set `deliveryStatus`.
+ */
+export const textOutbox = pgTable(
+  'text_outbox',
+  {
+    id: serial('id').primaryKey(),
+    /** E.164. */
+    recipient: text('recipient').notNull(),
+    kind: text('kind').$type<TextKind>().notNull(),
+    body: text('body').notNull(),
+    userId: integer('user_id').references(() => users.id),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
+    lastError: text('last_error'),
+    sentAt: timestamptz('sent_at'),
+    providerId: text('provider_id'),
+    deliveryStatus: text('delivery_status'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('text_outbox_due_idx').on(t.status, t.nextAttemptAt),
+    index('text_outbox_created_idx').on(t.createdAt),
+    index('text_outbox_provider_idx').on(t.providerId),
+    index('text_outbox_recipient_trgm_idx').using('gin', sql`${t.recipient} gin_trgm_ops`),
+  ],
+);
+
+/** Numbers that answered STOP (E.164): nothing is texted to them until they answer START. */
+export const textOptOuts = pgTable('text_opt_outs', {
+  phone: text('phone').primaryKey(),
+  createdAt: createdAt(),
+});
+
+/**
+ * What a finder told the owner through the portal ("Reach the owner"). The finder's contact stays
+ * here and reaches the owner only; nothing of the owner reaches the finder unless the owner shares it.
+ * Escalation marks when the backup contacts and the linked vets were told of a report nobody opened.
+ */
+export const foundReports = pgTable(
+  'found_reports',
+  {
+    id: serial('id').primaryKey(),
+    petId: integer('pet_id').notNull().references(() => pets.id),
+    /** The chip the finder looked up, when the report came from the lookup. */
+    chipId: text('chip_id'),
+    finderName: text('finder_name').notNull(),
+    finderPhone: text('finder_phone'),
+    finderEmail: text('finder_email'),
+    message: text('message').notNull(),
+    /** Where the pet is now: free text or a ZIP code. */
+    location: text('location').notNull(),
+    photo: text('photo'),
+    /** The pet's verification question when the finder answered it, as it was asked. */
+    question: text('question'),
+    answer: text('answer'),
+    createdAt: createdAt(),
+    openedAt: timestamptz('opened_at'),
+    backupContactsToldAt: timestamptz('backup_contacts_told_at'),
+    vetsToldAt: timestamptz('vets_told_at'),
+    phoneSharedAt: timestamptz('phone_shared_at'),
+    reunitedAt: timestamptz('reunited_at'),
+  },
+  (t) => [
+    index('found_reports_pet_idx').on(t.petId, t.createdAt),
+    index('found_reports_unopened_idx').on(t.createdAt).where(sql`${t.openedAt} is null`),
+  ],
 );

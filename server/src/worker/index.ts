@@ -1,23 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import type { Mailer } from '../adapters/mail/index.js';
+import type { Texter } from '../adapters/sms/index.js';
 import type { Database } from '../db/client.js';
 import { loggable } from '../errors.js';
 import { sweepSignInAttempts } from '../modules/users/signIn.js';
 import type { AlertMailSettings } from '../modules/alerts/messages.js';
 import { sendDueAlertEmails } from './alertEmails.js';
 import { sendDueMail } from './outbox.js';
+import { sendDueTexts } from './texts.js';
 
 const OUTBOX_EVERY_MS = 5000;
+/** Texts are looked for every second: a finder's report reaches the owner's phone within seconds. */
+const TEXTS_EVERY_MS = 1000;
 const RETRY_EVERY_MS = 60_000;
 const SWEEP_EVERY_MS = 24 * 3600_000;
 
 /**
- * Background work beside the HTTP server: the mail outbox, the alert e-mails, provider calls to
+ * Background work beside the HTTP server: the mail outbox, the alert e-mails, the texts, provider calls to
  * retry, and the daily expiry sweep. Returns a stop function for graceful shutdown: no e-mail is
  * started after it, the e-mails claimed and not started are handed back for another instance, and it
  * resolves once those in flight are through.
  */
-export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, alertMail: AlertMailSettings): () => Promise<void> {
+export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, texter: Texter, alertMail: AlertMailSettings): () => Promise<void> {
   // Each job runs on its own: a long alert run does not hold up a password reset or a receipt. A tick
   // that finds its job's previous round still going is skipped rather than queued behind it.
   const rounds = new Set<Promise<void>>();
@@ -41,6 +45,10 @@ export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, 
     const sent = await sendDueAlertEmails(db, mailer, alertMail, undefined, stopping.signal);
     if (sent.delivered || sent.bounced || sent.retried || sent.waiting) app.log.info(sent, 'alert e-mails sent');
   });
+  const sendTexts = run('texts', async () => {
+    const sent = await sendDueTexts(db, texter, undefined, stopping.signal);
+    if (sent.sent || sent.canceled) app.log.info(sent, 'texts sent');
+  });
   const stopReplaced = run('replaced subscriptions', () => app.payments.stopReplacedSubscriptions());
   const sweep = run('expiry sweep', async () => {
     const expired = await app.payments.expireLapsedRegistrations();
@@ -51,6 +59,7 @@ export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, 
   const timers = [
     setInterval(sendMail, OUTBOX_EVERY_MS),
     setInterval(sendAlerts, OUTBOX_EVERY_MS),
+    setInterval(sendTexts, TEXTS_EVERY_MS),
     setInterval(stopReplaced, RETRY_EVERY_MS),
     setInterval(sweep, SWEEP_EVERY_MS),
   ];

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { MailServerUnavailableError, type Mailer } from '../adapters/mail/index.js';
 import type { Database } from '../db/client.js';
-import { alertEmails, mailOutbox } from '../db/schema.js';
+import { alertEmails, mailOutbox, textOutbox } from '../db/schema.js';
 import { hideLinkCodes } from '../modules/users/mailedLinks.js';
 
 const BATCH = 20;
@@ -14,8 +14,8 @@ export const RENEW_EVERY_MS = 15_000;
 /** Minutes to wait before the next try: 1, 2, 4 … capped at an hour. */
 const backoffMs = (attempts: number) => Math.min(60, 2 ** (attempts - 1)) * 60_000;
 
-/** The outbox tables: the mail outbox, and the alert e-mails. */
-type OutboxTable = typeof mailOutbox | typeof alertEmails;
+/** The outbox tables: the mail outbox, the alert e-mails and the texts. */
+type OutboxTable = typeof mailOutbox | typeof alertEmails | typeof textOutbox;
 
 /**
  * The worker's time, as milliseconds ahead of the database's clock: 0 but in tests, which move time

@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface TextMessage {
+  /** E.164. */
+  to: string;
+  body: string;
+}
+
+export interface Texter {
+  /** Resolves once the provider took the text (or its file is written), with the provider's id for it. */
+  send(message: TextMessage): Promise<{ providerId: string }>;
+}
+
+/** The provider refused this number or text for good (not a mobile, unsubscribed, invalid): sending again cannot deliver it. */
+export class NumberRefusedError extends Error {}
+
+/** The provider could not be reached or used (no connection, a timeout, its 5xx, a rate limit): the text can only wait. */
+export class TextProviderUnavailableError extends Error {}
+
+/**
+ * The embedded default: each text is written as a file under `outboxDir` (`DATA_DIR/sms`), where
+ * people and tests can read it, and the mail log lists it.
+ */
+export function createFileTexter(outboxDir: string): Texter {
+  return {
+    async send(message) {
+      await mkdir(outboxDir, { recursive: true });
+      const providerId = `file-${randomUUID()}`;
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${providerId}.txt`;
+      await writeFile(join(outboxDir, name), `To: ${message.to}\n\n${message.body}\n`);
+      return { providerId };
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import { normalisePhone, textMaxLength, type TextKind } from '@petreg/contract';
+import type { Database, Transaction } from '../../db/client.js';
+import { textOutbox } from '../../db/schema.js';
+
+export interface QueuedText {
+  /** A phone number as stored; it is texted in E.164. */
+  to: string;
+  kind: TextKind;
+  body: string;
+  /** The account the text is for or about, when there is one. */
+  userId?: number | null;
+}
+
+/**
+ * Queues texts for the worker, in the caller's transaction when there is one (so a text goes out
+ * only if what it tells happened). A number that is not a phone number is left out.
+ */
+export async function queueTexts(db: Database | Transaction, texts: QueuedText[]): Promise<number> {
+  const rows = texts.flatMap((text) => {
+    const recipient = normalisePhone(text.to);
+    return recipient ? [{ recipient, kind: text.kind, body: text.body.slice(0, textMaxLength), userId: text.userId ?? null }] : [];
+  });
+  if (rows.length) await db.insert(textOutbox).values(rows);
+  return rows.length;
+}

@@ -1,0 +1,68 @@
+import { eq, inArray } from 'drizzle-orm';
+import { NumberRefusedError, TextProviderUnavailableError, type Texter } from '../adapters/sms/index.js';
+import type { Database } from '../db/client.js';
+import { textOptOuts, textOutbox } from '../db/schema.js';
+import { claimDue, clockOf, failedAttempt, forEachLimited, handBack, holdClaims, SERVER_PAUSE_MS } from './outbox.js';
+
+const BATCH = 20;
+/** Texts handed to the provider at once: a found report must not queue behind a run of codes. */
+const CONCURRENCY = 4;
+
+export interface TextSendRun {
+  sent: number;
+  /** Not sent: the number answered STOP. */
+  canceled: number;
+}
+
+/**
+ * Sends the texts that are due through the SMS adapter, like the mail outbox: each claimed before
+ * sending, marked sent with the provider's id, tried again later with a growing wait, failed at once
+ * when the provider refuses the number for good, and waiting (no attempt used) while the provider is
+ * out of reach. A number that answered STOP gets nothing. Once `stop` is signalled no text is started.
+ */
+export async function sendDueTexts(db: Database, texter: Texter, time?: Date | (() => Date), stop?: AbortSignal): Promise<TextSendRun> {
+  const clock = clockOf(time);
+  const run: TextSendRun = { sent: 0, canceled: 0 };
+  const due = await claimDue(db, textOutbox, clock, BATCH);
+  if (due.length === 0) return run;
+  const claims = holdClaims(db, textOutbox, due, clock);
+  let providerDown: string | undefined;
+  try {
+    const optedOut = new Set(
+      (await db.select({ phone: textOptOuts.phone }).from(textOptOuts).where(inArray(textOptOuts.phone, [...new Set(due.map((t) => t.recipient))]))).map((o) => o.phone),
+    );
+    const untried = await forEachLimited(
+      due,
+      CONCURRENCY,
+      async (text) => {
+        const attempts = text.attempts + 1;
+        try {
+          if (optedOut.has(text.recipient)) {
+            await db.update(textOutbox).set({ status: 'canceled', lastError: 'The number answered STOP.' }).where(eq(textOutbox.id, text.id));
+            run.canceled++;
+            return;
+          }
+          const { providerId } = await texter.send({ to: text.recipient, body: text.body });
+          await db.update(textOutbox).set({ status: 'sent', attempts, sentAt: new Date(), providerId }).where(eq(textOutbox.id, text.id));
+          run.sent++;
+        } catch (error) {
+          if (error instanceof TextProviderUnavailableError) {
+            providerDown = String(error).slice(0, 500);
+            await handBack(db, textOutbox, [text.id], clock, SERVER_PAUSE_MS, providerDown);
+          } else if (error instanceof NumberRefusedError) {
+            await db.update(textOutbox).set({ status: 'failed', attempts, lastError: String(error).slice(0, 500) }).where(eq(textOutbox.id, text.id));
+          } else {
+            await db.update(textOutbox).set(failedAttempt(attempts, error, clock)).where(eq(textOutbox.id, text.id));
+          }
+        } finally {
+          claims.letGo(text.id);
+        }
+      },
+      () => providerDown !== undefined || Boolean(stop?.aborted),
+    );
+    await handBack(db, textOutbox, untried.map((t) => t.id), clock, providerDown ? SERVER_PAUSE_MS : 0, providerDown);
+  } finally {
+    await claims.end();
+  }
+  return run;
+}

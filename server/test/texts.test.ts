@@ -1,0 +1,112 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createFileTexter, NumberRefusedError, TextProviderUnavailableError, type Texter, type TextMessage } from '../src/adapters/sms/index.js';
+import { textOptOuts, textOutbox } from '../src/db/schema.js';
+import { queueTexts } from '../src/modules/texts/outbox.js';
+import { sendDueTexts } from '../src/worker/texts.js';
+import { createTestApp, type TestContext } from './helpers.js';
+
+let ctx: TestContext;
+const db = () => ctx.database.db;
+const rows = () => db().select().from(textOutbox).orderBy(textOutbox.id);
+
+/** A provider that answers each text as `answer` says, and remembers what it took. */
+function provider(answer: (message: TextMessage) => Error | undefined = () => undefined) {
+  const taken: TextMessage[] = [];
+  const texter: Texter = {
+    async send(message) {
+      const error = answer(message);
+      if (error) throw error;
+      taken.push(message);
+      return { providerId: `SM${taken.length}` };
+    },
+  };
+  return { texter, taken };
+}
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx.close());
+beforeEach(async () => {
+  await db().delete(textOutbox);
+  await db().delete(textOptOuts);
+});
+
+describe('the text outbox', () => {
+  it('queues texts in E.164, leaves out what is not a phone number, and cuts a text at its ceiling', async () => {
+    const queued = await queueTexts(db(), [
+      { to: '(314) 555-0101', kind: 'found-report', body: 'x'.repeat(2000) },
+      { to: 'not a phone', kind: 'found-report', body: 'lost' },
+    ]);
+    expect(queued).toBe(1);
+    const [text] = await rows();
+    expect(text).toMatchObject({ recipient: '+13145550101', status: 'pending', kind: 'found-report' });
+    expect(text!.body).toHaveLength(1600);
+  });
+
+  it('sends each due text once, with the provider id, and the file texter writes it under its folder', async () => {
+    await queueTexts(db(), [{ to: '+13145550101', kind: 'found-report', body: 'Someone found Rex.' }]);
+    const dir = join(ctx.outboxDir, 'sms');
+    expect(await sendDueTexts(db(), createFileTexter(dir))).toEqual({ sent: 1, canceled: 0 });
+    expect(await sendDueTexts(db(), createFileTexter(dir))).toEqual({ sent: 0, canceled: 0 });
+    const [text] = await rows();
+    expect(text).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(text!.providerId).toMatch(/^file-/);
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    expect(readFileSync(join(dir, files[0]!), 'utf8')).toBe('To: +13145550101\n\nSomeone found Rex.\n');
+  });
+
+  it('sends nothing to a number that answered STOP', async () => {
+    await db().insert(textOptOuts).values({ phone: '+13145550101' });
+    await queueTexts(db(), [
+      { to: '+13145550101', kind: 'found-report', body: 'a' },
+      { to: '+13145550102', kind: 'found-report', body: 'b' },
+    ]);
+    const { texter, taken } = provider();
+    expect(await sendDueTexts(db(), texter)).toEqual({ sent: 1, canceled: 1 });
+    expect(taken.map((t) => t.to)).toEqual(['+13145550102']);
+    expect((await rows()).map((r) => r.status)).toEqual(['canceled', 'sent']);
+  });
+
+  it('fails at once a number the provider refuses for good, and tries again later after another error', async () => {
+    await queueTexts(db(), [
+      { to: '+13145550101', kind: 'found-report', body: 'a' },
+      { to: '+13145550102', kind: 'found-report', body: 'b' },
+    ]);
+    const { texter } = provider((m) => (m.to.endsWith('101') ? new NumberRefusedError('not a mobile') : new Error('HTTP 400')));
+    expect(await sendDueTexts(db(), texter)).toEqual({ sent: 0, canceled: 0 });
+    const [refused, retried] = await rows();
+    expect(refused).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(retried).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(retried!.lastError).toContain('HTTP 400');
+    // Not due again at once; due a minute later.
+    const { texter: working, taken } = provider();
+    await sendDueTexts(db(), working);
+    expect(taken).toHaveLength(0);
+    await sendDueTexts(db(), working, new Date(Date.now() + 61_000));
+    expect(taken.map((t) => t.to)).toEqual(['+13145550102']);
+  });
+
+  it('waits for a provider out of reach without using up an attempt', async () => {
+    await queueTexts(db(), [
+      { to: '+13145550101', kind: 'found-report', body: 'a' },
+      { to: '+13145550102', kind: 'found-report', body: 'b' },
+    ]);
+    const { texter } = provider(() => new TextProviderUnavailableError('connect ECONNREFUSED'));
+    await sendDueTexts(db(), texter);
+    const waiting = await rows();
+    expect(waiting.map((r) => [r.status, r.attempts])).toEqual([
+      ['pending', 0],
+      ['pending', 0],
+    ]);
+    const { texter: back, taken } = provider();
+    await sendDueTexts(db(), back, new Date(Date.now() + 61_000));
+    expect(taken).toHaveLength(2);
+    const [first] = await db().select().from(textOutbox).where(eq(textOutbox.recipient, '+13145550101'));
+    expect(first).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+});
