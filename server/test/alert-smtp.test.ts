@@ -4,7 +4,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer, type Mailer } from '../src/adapters/mail/index.js';
-import { alertEmails } from '../src/db/schema.js';
+import { alertEmails, users } from '../src/db/schema.js';
 import { sendDueAlertEmails } from '../src/worker/alertEmails.js';
 import { claimDue, clockOf } from '../src/worker/outbox.js';
 import { alertKit, alertMailSettings } from './alertKit.js';
@@ -17,6 +17,8 @@ import { createTestApp, type TestContext } from './helpers.js';
  */
 interface Received {
   to: string;
+  /** Every recipient of the SMTP envelope. */
+  envelope: string[];
   mail: ParsedMail;
 }
 
@@ -56,7 +58,7 @@ function startSink(): Promise<void> {
             dropsMidData.set(to, drops - 1);
             return callback(Object.assign(new Error('4.3.2 Shutting down'), { responseCode: 421 }));
           }
-          received.push({ to, mail });
+          received.push({ to, envelope: session.envelope.rcptTo.map((r) => r.address), mail });
           callback();
         })
         .catch(callback);
@@ -154,7 +156,7 @@ describe('alert e-mails over SMTP', () => {
     expect(mail.html).toContain('Rex &#34;the &#60;Great&#62;&#34;');
     expect(mail.html).toContain('Wearing a &#60;b&#62;red&#60;/b&#62; collar &#38; tag');
     expect(mail.html).not.toMatch(/<b>red|<Great>/);
-    expect(mail.text).toContain('The owner says: "Wearing a <b>red</b> collar & tag"');
+    expect(mail.text).toContain("In the owner's words:\n> Wearing a <b>red</b> collar & tag\n");
     expect(mail.html).toContain(`http://localhost:3000/api/v2/email/open/${row.token}.gif`);
 
     // The owner reads the same through the stats.
@@ -190,5 +192,43 @@ describe('alert e-mails over SMTP', () => {
     expect(first.delivered + second.delivered).toBe(everyone.length);
     const mine = received.slice(before).filter((r) => everyone.includes(r.to));
     expect(mine.map((r) => r.to).sort()).toEqual(everyone);
+  });
+
+  it("carries a Reply-To to the owner's address only when the owner shares contact info, and only as one address", async () => {
+    if (!sink) await startSink();
+    const alertTo = async (zip: string, shareContactInfo: boolean) => {
+      const owner = await kit.ownerWithLostPet({ shareContactInfo });
+      const clinic = await kit.siteNear(zip, 1);
+      await kit.sendAndPay(owner.token, owner.pet.id, { zipCode: zip });
+      return { owner, clinic: clinic.email!.toLowerCase() };
+    };
+    const shared = await alertTo('97201', true);
+    const kept = await alertTo('33101', false);
+    const broken = await alertTo('02108', true);
+    // A stored address from before the rules, with a line break and a second address in it.
+    const hostile = `${broken.owner.user.data.email},\r\nBcc: thief@evil.example`;
+    await ctx.database.db.update(users).set({ email: hostile }).where(eq(users.id, broken.owner.user.id));
+    await send(new Date(Date.now() + MINUTE));
+    const got = (clinic: string) => received.find((r) => r.to === clinic)!;
+
+    const withContact = got(shared.clinic).mail;
+    expect(withContact.replyTo?.value).toEqual([{ address: shared.owner.user.data.email, name: '' }]);
+    expect(withContact.html).toContain('<a href="tel:+14155552671" style="white-space:nowrap">(415) 555 - 2671</a>');
+    expect(withContact.text).toContain("Owner's phone: (415) 555 - 2671");
+
+    const withoutContact = got(kept.clinic);
+    expect(withoutContact.mail.replyTo).toBeUndefined();
+    expect(withoutContact.mail.headerLines.map((h) => h.key)).not.toContain('reply-to');
+    for (const part of [withoutContact.mail.text!, withoutContact.mail.html as string]) {
+      expect(part).not.toContain(kept.owner.user.data.email);
+      expect(part).not.toContain('2671');
+    }
+
+    const guarded = got(broken.clinic);
+    expect(guarded.envelope).toEqual([broken.clinic]);
+    expect(guarded.mail.replyTo).toBeUndefined();
+    expect(guarded.mail.bcc).toBeUndefined();
+    expect(JSON.stringify(guarded.mail.headerLines)).not.toContain('thief');
+    expect(received.filter((r) => r.envelope.some((address) => address.includes('thief')))).toEqual([]);
   });
 });

@@ -367,9 +367,9 @@ describe('the alert e-mails, stats and unsubscribing', () => {
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     });
     const shortId = (await call<Pet>(ctx.app, 'GET', `Pet/${pet.id}`, { token })).body.result!.shortId;
-    expect(mail!.text).toContain('Dog · Beagle · Female');
+    expect(mail!.text).toContain('Species: Dog\nBreed: Beagle\nSex: Female\n');
     expect(mail!.text).toContain('Missing since Monday, Jan 1, 2024, 3 PM CST, last seen near Austin, TX 78701.');
-    expect(mail!.text).toContain('The owner says: "Ran off <script>alert(1)</script> & hid"');
+    expect(mail!.text).toContain("In the owner's words:\n> Ran off <script>alert(1)</script> & hid\n");
     expect(mail!.text).toContain(`http://localhost:3000/short/${shortId}`);
     expect(mail!.text).toContain('(800) 555-0142');
     expect(mail!.html).toContain('Lost dog: Bis&#60;b&#62;cuit&#60;/b&#62;');

@@ -19,6 +19,8 @@ export const paths = {
   petProfiles: '/pet-profiles',
   /** Followed by the pet's short id: the address printed on collar tags. */
   short: '/short',
+  /** The finder's report form ("Reach the owner"): read with `?pet=` and the pet's public id. */
+  found: '/found',
   notFound: '/404',
   /** The portal's own legal pages; their text is the operator's (see the server's legal documents). */
   privacy: '/privacy',

@@ -77,7 +77,7 @@ export async function sendDueAlertEmails(
   async function deliver(row: AlertEmailRow, alert: AlertContext) {
     const attempts = row.attempts + 1;
     try {
-      await mailer.send(message(row, alert));
+      await mailer.send(message(row, alert, new Date(Date.now() + clock())));
     } catch (error) {
       if (error instanceof RecipientRefusedError) {
         await db.update(alertEmails).set({ status: 'bounced', attempts, lastError: error.message.slice(0, 500) }).where(eq(alertEmails.id, row.id));

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { oneLine } from '@petreg/contract';
+import { emailField, oneLine } from '@petreg/contract';
 import nodemailer, { type Transporter } from 'nodemailer';
+import addressparser from 'nodemailer/lib/addressparser';
 
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
   html?: string;
+  /** Where replies go: one address (`singleAddress`), or no Reply-To header. */
+  replyTo?: string;
   /** Extra header lines, such as List-Unsubscribe and List-Unsubscribe-Post of a bulk e-mail. */
   headers?: Record<string, string>;
   /** The same on every try of one message, so a receiving server or mail client can drop a second copy. */
@@ -46,8 +49,26 @@ function classified(error: unknown): unknown {
   return error;
 }
 
-/** The message as nodemailer takes it, its subject one line: a line break in a header would start another header. */
-const withHeaderSafeSubject = (from: string, message: MailMessage) => ({ from, ...message, subject: oneLine(message.subject) });
+/**
+ * The text as one plain e-mail address, as nodemailer reads address headers, or null: a stored
+ * value holding a comma, a line break, a display name or a group would put a second address (or
+ * header) where one is meant, so it is no address at all here.
+ */
+export function singleAddress(value: string): string | null {
+  const parsed = addressparser(value);
+  const only = parsed.length === 1 ? parsed[0]! : null;
+  if (!only || 'group' in only || only.name || only.address !== value) return null;
+  return emailField.safeParse(value).success ? value : null;
+}
+
+/**
+ * The message as nodemailer takes it, its headers safe: the subject on one line (a line break in a
+ * header would start another header), a Reply-To only when it is one plain address.
+ */
+function headerSafe(from: string, { replyTo, ...message }: MailMessage) {
+  const replyAddress = replyTo === undefined ? null : singleAddress(replyTo);
+  return { from, ...message, subject: oneLine(message.subject), ...(replyAddress && { replyTo: replyAddress }) };
+}
 
 /**
  * Sends through SMTP when a URL is configured, over pooled connections so a run of alert e-mails
@@ -61,7 +82,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
     return {
       async send(message) {
         try {
-          await transport.sendMail(withHeaderSafeSubject(options.from, message));
+          await transport.sendMail(headerSafe(options.from, message));
         } catch (error) {
           throw classified(error);
         }
@@ -72,7 +93,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
   const transport: Transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(message) {
-      const info = await transport.sendMail(withHeaderSafeSubject(options.from, message));
+      const info = await transport.sendMail(headerSafe(options.from, message));
       await mkdir(options.outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
       await writeFile(join(options.outboxDir, name), info.message as Buffer);

@@ -1,5 +1,6 @@
-import { formatMoney, oneLine, sexes } from '@petreg/contract';
+import { ageInMonths, formatAge, formatMoney, formatPhone, lbsToKg, limits, normalisePhone, oneLine, sexes } from '@petreg/contract';
 import { escapeHtml } from '../../adapters/mail/html.js';
+import { singleAddress } from '../../adapters/mail/index.js';
 
 /** What an alert e-mail says about the pet, read once per alert when its e-mails are sent. */
 export interface AlertedPet {
@@ -7,13 +8,21 @@ export interface AlertedPet {
   species: string | null;
   breeds: string[];
   sex: number;
+  /** The chips the pet carries (not removed): the number a clinic's scanner reads. */
+  chips: string[];
+  dob: string | null;
+  /** Pounds, as owners enter it. */
+  weightLbs: number | null;
   /** When the pet went missing, in the last-seen place's time (formatLocalTime). */
   missingSince: string;
   place: string;
   incidentDescription: string;
-  /** Absolute addresses: the pet's photo (or null) and its public profile (the short link). */
+  /** The owner's phone and e-mail, only when the owner chose to share contact info; otherwise nothing of the owner. */
+  sharedContact: { phone: string | null; email: string } | null;
+  /** Absolute addresses: the pet's photo (or null), its public profile (the short link) and the finder's report form. */
   photoUrl: string | null;
   profileUrl: string;
+  reachOwnerUrl: string;
 }
 
 /** Where the recipient of one alert e-mail opts out and whose pixel records the open. */
@@ -26,34 +35,93 @@ export interface RecipientLinks {
 
 const kindOf = (pet: Pick<AlertedPet, 'species'>) => (pet.species ?? 'pet').toLowerCase();
 
-function describe(pet: AlertedPet): string {
-  const sex = pet.sex > 0 ? sexes.find((s) => s.id === pet.sex)?.name : null;
-  return [pet.species, pet.breeds.join(', '), sex].filter(Boolean).join(' · ');
-}
-
 const paragraphs = (lines: string[]) => lines.map((line) => `<p>${line}</p>`).join('');
 
 /** The pet with its name on one line: a name stored before the rule must not forge lines of the text (a fake phone number). */
 const withOneLineName = <P extends { name: string }>(pet: P): P => ({ ...pet, name: oneLine(pet.name) });
 
-/** The lost pet alert a professional receives: photo, description, where and when, and how to reach the owner. */
-export function alertEmail(stored: AlertedPet, links: RecipientLinks) {
-  const pet = withOneLineName(stored);
+/** The pet's details a professional matches a found animal on, as label and one-line value; what the record lacks is left out. */
+function details(pet: AlertedPet, now: Date): [string, string][] {
+  const months = ageInMonths(pet.dob, now);
+  const rows: [string, string | null][] = [
+    [pet.chips.length > 1 ? 'Microchips' : 'Microchip', pet.chips.join(', ') || null],
+    ['Species', pet.species],
+    ['Breed', pet.breeds.join(', ') || null],
+    ['Sex', pet.sex > 0 ? (sexes.find((s) => s.id === pet.sex)?.name ?? null) : null],
+    ['Age', months > 0 ? formatAge(months) : null],
+    ['Weight', pet.weightLbs === null ? null : `${pet.weightLbs} lb (${lbsToKg(pet.weightLbs)} kg)`],
+  ];
+  return rows.filter((row): row is [string, string] => Boolean(row[1])).map(([label, value]) => [label, oneLine(value)]);
+}
+
+/**
+ * The owner's own words, several lines kept, each on its own line of the e-mail (other control
+ * characters a space), blank runs made one, and no longer than the alert form allows.
+ */
+function ownerWords(description: string): string[] {
+  const characters = Array.from(description);
+  const capped = characters.length > limits.incidentDescriptionMax ? `${characters.slice(0, limits.incidentDescriptionMax).join('')}…` : description;
+  return capped
+    .split(/\r\n|[\r\n\u2028\u2029]/)
+    .map((line) => oneLine(line).trimEnd())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
+    .split('\n');
+}
+
+/** A phone shown as given, linked to its tel: address (E.164) when it is a dialable number; kept whole on a narrow screen. */
+function phoneLink(shown: string, stored: string): string {
+  const dial = normalisePhone(stored);
+  return dial ? `<a href="${escapeHtml(`tel:${dial}`)}" style="white-space:nowrap">${escapeHtml(shown)}</a>` : escapeHtml(shown);
+}
+
+const style = {
+  body: 'max-width:600px;margin:0 auto;font-family:Arial,Helvetica,sans-serif;font-size:16px;line-height:1.5;color:#1f2933',
+  label: 'padding:4px 16px 4px 0;text-align:left;font-weight:normal;color:#52606d;white-space:nowrap;vertical-align:top',
+  value: 'padding:4px 0;vertical-align:top;word-break:break-word',
+  words: 'margin:0 0 16px;padding:8px 12px;border-left:4px solid #9aa5b1;background:#f5f7fa',
+  button: 'display:inline-block;padding:12px 24px;border-radius:6px;background:#1565c0;color:#ffffff;font-weight:bold;text-decoration:none',
+};
+
+/**
+ * The lost pet alert a professional receives: photo, the details a clinic matches on, where and
+ * when, the owner's words, and how to reach the owner (the relay form, the owner's phone and a
+ * Reply-To when the owner shares contact info, the profile and the recovery line). The owner's
+ * words are user input over several lines: quoted line by line under their own heading, so none
+ * reads as one of the registry's lines.
+ */
+export function alertEmail(alerted: AlertedPet, links: RecipientLinks, now: Date = new Date()) {
+  const pet = { ...withOneLineName(alerted), place: oneLine(alerted.place) };
   const lastSeen = `last seen near ${pet.place}`;
-  const reach = `Open ${pet.name}'s profile to reach the owner: ${pet.profileUrl}\nOr call our recovery line, ${links.supportPhone} (24/7), and give them this link.`;
+  const rows = details(pet, now);
+  const words = ownerWords(pet.incidentDescription);
+  const stored = pet.sharedContact?.phone;
+  const phone = stored ? { shown: oneLine(formatPhone(stored)), stored } : null;
+  const replyTo = pet.sharedContact ? singleAddress(pet.sharedContact.email) : null;
+  const missing = `Missing since ${pet.missingSince}, ${lastSeen}.`;
+  const seen = `If ${pet.name} is brought to you or you see ${pet.name}:`;
+  const replyLine = 'Or reply to this e-mail: it goes to the owner.';
   const footer = `You receive lost pet alerts as a pet-care professional within 50 miles of where a pet went missing.`;
   const name = escapeHtml(pet.name);
   return {
     subject: `Lost ${kindOf(pet)}: ${pet.name}, ${lastSeen}`,
+    ...(replyTo && { replyTo }),
     text: [
       `LOST ${kindOf(pet).toUpperCase()}: ${pet.name}`,
-      describe(pet),
-      `Missing since ${pet.missingSince}, ${lastSeen}.`,
+      missing,
       '',
-      `The owner says: "${pet.incidentDescription}"`,
+      ...rows.map(([label, value]) => `${label}: ${value}`),
       '',
-      `If ${pet.name} is brought to you or you see ${pet.name}:`,
-      reach,
+      "In the owner's words:",
+      ...words.map((line) => (line ? `> ${line}` : '>')),
+      '',
+      seen,
+      `Reach the owner: ${pet.reachOwnerUrl}`,
+      ...(phone ? [`Owner's phone: ${phone.shown}`] : []),
+      ...(replyTo ? [replyLine] : []),
+      `${pet.name}'s profile: ${pet.profileUrl}`,
+      `Our recovery line (24/7): ${links.supportPhone}`,
       ...(pet.photoUrl ? ['', `Photo: ${pet.photoUrl}`] : []),
       '',
       footer,
@@ -61,16 +129,25 @@ export function alertEmail(stored: AlertedPet, links: RecipientLinks) {
       '',
     ].join('\n'),
     html:
-      `<h1>Lost ${escapeHtml(kindOf(pet))}: ${name}</h1>` +
-      (pet.photoUrl ? `<p><img src="${escapeHtml(pet.photoUrl)}" alt="${name}" width="320" style="max-width:100%;height:auto"></p>` : '') +
+      `<div style="${style.body}">` +
+      `<h1 style="font-size:24px;line-height:1.25;margin:0 0 12px">Lost ${escapeHtml(kindOf(pet))}: ${name}</h1>` +
+      (pet.photoUrl ? `<p><img src="${escapeHtml(pet.photoUrl)}" alt="${name}" width="320" style="max-width:100%;height:auto;border-radius:8px"></p>` : '') +
+      `<p><strong>${escapeHtml(missing)}</strong></p>` +
+      `<table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse:collapse;margin:0 0 16px">` +
+      rows.map(([label, value]) => `<tr><th scope="row" style="${style.label}">${escapeHtml(label)}</th><td style="${style.value}">${escapeHtml(value)}</td></tr>`).join('') +
+      `</table>` +
+      `<p style="margin:0 0 4px"><strong>In the owner&#39;s words:</strong></p>` +
+      `<blockquote style="${style.words}">${words.map(escapeHtml).join('<br>')}</blockquote>` +
       paragraphs([
-        `<strong>${escapeHtml(describe(pet))}</strong>`,
-        `Missing since ${escapeHtml(pet.missingSince)}, ${escapeHtml(lastSeen)}.`,
-        `The owner says: &ldquo;${escapeHtml(pet.incidentDescription)}&rdquo;`,
-        `If ${name} is brought to you or you see ${name}, <a href="${escapeHtml(pet.profileUrl)}">open ${name}'s profile</a> to reach the owner, or call our recovery line, ${escapeHtml(links.supportPhone)} (24/7), and give them this link: ${escapeHtml(pet.profileUrl)}`,
-        `<small>${escapeHtml(footer)} <a href="${escapeHtml(links.unsubscribeUrl)}">Unsubscribe from lost pet alerts</a></small>`,
+        escapeHtml(seen),
+        `<a href="${escapeHtml(pet.reachOwnerUrl)}" style="${style.button}">Reach the owner</a>`,
+        ...(phone ? [`Owner&#39;s phone: ${phoneLink(phone.shown, phone.stored)}`] : []),
+        ...(replyTo ? [escapeHtml(replyLine)] : []),
+        `<a href="${escapeHtml(pet.profileUrl)}">${name}&#39;s profile</a> &middot; Our recovery line (24/7): ${phoneLink(links.supportPhone, links.supportPhone)}`,
+        `<small style="color:#52606d">${escapeHtml(footer)} <a href="${escapeHtml(links.unsubscribeUrl)}">Unsubscribe from lost pet alerts</a></small>`,
       ]) +
-      `<img src="${escapeHtml(links.pixelUrl)}" width="1" height="1" alt="" style="display:block;border:0">`,
+      `<img src="${escapeHtml(links.pixelUrl)}" width="1" height="1" alt="" style="display:block;border:0">` +
+      `</div>`,
   };
 }
 

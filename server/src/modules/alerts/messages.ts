@@ -1,11 +1,11 @@
 import { API_BASE, formatPlace, paths } from '@petreg/contract';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import addressparser from 'nodemailer/lib/addressparser';
 import type { MailMessage } from '../../adapters/mail/index.js';
 import { imageUrl } from '../../adapters/storage/images.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
-import { alertEmails, breeds, petAlerts, petBreeds, pets, shortLinks, species, zipCodes } from '../../db/schema.js';
+import { alertEmails, breeds, chips, petAlerts, petBreeds, pets, shortLinks, species, users, zipCodes } from '../../db/schema.js';
 import { alertEmail, foundEmail, type AlertedPet } from './emails.js';
 import { formatLocalTime } from './localTime.js';
 
@@ -35,11 +35,11 @@ export function alertMessageWriter(settings: AlertMailSettings) {
   const replyAddress = addressparser(settings.mailFrom, { flatten: true })[0]?.address;
   const api = `${settings.publicUrl}${API_BASE}/email`;
   const host = new URL(settings.publicUrl).hostname;
-  return (row: Pick<AlertEmailRow, 'kind' | 'token' | 'recipient'>, alert: AlertedPet): MailMessage => {
+  return (row: Pick<AlertEmailRow, 'kind' | 'token' | 'recipient'>, alert: AlertedPet, now?: Date): MailMessage => {
     const unsubscribeUrl = `${api}/unsubscribe/${row.token}`;
     const content =
       row.kind === 'alert'
-        ? alertEmail(alert, { unsubscribeUrl, pixelUrl: `${api}/open/${row.token}.gif`, supportPhone: settings.supportPhone })
+        ? alertEmail(alert, { unsubscribeUrl, pixelUrl: `${api}/open/${row.token}.gif`, supportPhone: settings.supportPhone }, now)
         : foundEmail(alert, { unsubscribeUrl });
     const mailto = replyAddress ? `, <mailto:${replyAddress}?subject=unsubscribe%20${row.token}>` : '';
     return {
@@ -59,9 +59,17 @@ export type AlertContext = AlertedPet & {
 /** The pets of the alerts in a batch, read once each, as their e-mails describe them. */
 export async function readAlerts(db: Database, alertIds: number[], publicUrl: string): Promise<Map<number, AlertContext>> {
   const rows = await db
-    .select({ alert: petAlerts, pet: pets, species: species.name, zip: zipCodes, shortCode: shortLinks.code })
+    .select({
+      alert: petAlerts,
+      pet: pets,
+      owner: { email: users.email, phone: users.phoneNumber },
+      species: species.name,
+      zip: zipCodes,
+      shortCode: shortLinks.code,
+    })
     .from(petAlerts)
     .innerJoin(pets, eq(pets.id, petAlerts.petId))
+    .innerJoin(users, eq(users.id, pets.userId))
     .leftJoin(species, eq(species.id, pets.speciesId))
     .leftJoin(zipCodes, eq(zipCodes.zip, petAlerts.zipCode))
     .leftJoin(shortLinks, eq(shortLinks.petId, pets.id))
@@ -72,8 +80,13 @@ export async function readAlerts(db: Database, alertIds: number[], publicUrl: st
     .innerJoin(breeds, eq(breeds.id, petBreeds.breedId))
     .where(inArray(petBreeds.petId, rows.map((r) => r.pet.id)))
     .orderBy(asc(breeds.name));
+  const chipRows = await db
+    .select({ petId: chips.petId, chipId: chips.chipId })
+    .from(chips)
+    .where(and(inArray(chips.petId, rows.map((r) => r.pet.id)), isNull(chips.removedAt)))
+    .orderBy(asc(chips.id));
   return new Map(
-    rows.map(({ alert, pet, species: speciesName, zip, shortCode }) => {
+    rows.map(({ alert, pet, owner, species: speciesName, zip, shortCode }) => {
       const photo = imageUrl('pets', pet.image);
       const profile = shortCode ? `${paths.short}/${shortCode}` : `${paths.petProfiles}/${pet.publicId}`;
       return [
@@ -85,11 +98,17 @@ export async function readAlerts(db: Database, alertIds: number[], publicUrl: st
           species: speciesName,
           breeds: breedRows.filter((b) => b.petId === pet.id).map((b) => b.name),
           sex: pet.sex,
+          chips: chipRows.filter((c) => c.petId === pet.id).map((c) => c.chipId),
+          dob: pet.dob,
+          weightLbs: pet.approximateWeight === null ? null : Number(pet.approximateWeight),
           missingSince: formatLocalTime(alert.missingDate, zip?.state ?? null),
           place: zip ? formatPlace(zip) : alert.zipCode,
           incidentDescription: alert.incidentDescription,
+          // The setting the public profile honours: without it, nothing of the owner goes to strangers.
+          sharedContact: pet.shareContactInfo ? owner : null,
           photoUrl: photo && `${publicUrl}${photo}`,
           profileUrl: `${publicUrl}${profile}`,
+          reachOwnerUrl: `${publicUrl}${paths.found}?pet=${pet.publicId}`,
         },
       ];
     }),
