@@ -20,3 +20,4 @@ export * from './alert.js';
 export * from './mailLog.js';
 export * from './adminSearch.js';
 export * from './adminRecords.js';
+export * from './apiKeys.js';
