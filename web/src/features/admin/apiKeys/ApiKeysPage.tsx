@@ -14,7 +14,7 @@ import { dateAndTime } from '../MailStatusChip';
 import { IssueApiKeyDialog } from './IssueApiKeyDialog';
 import { useApiKeys, useRevokeApiKey } from './apiKeysApi';
 
-const limitOf = (key: ApiKeyEntry) => `${key.requests.toLocaleString('en-US')} a ${key.per}`;
+const limitOf = (key: ApiKeyEntry) => `${key.requests.toLocaleString('en-US')} per ${key.per}`;
 
 /** admin-api-keys: the keys shelters, clinics and registries call the open lookup with. */
 export function ApiKeysPage() {
