@@ -43,6 +43,11 @@ import { createPaymentService, type PaymentService } from './modules/payments/se
 import { petRoutes } from './modules/pets/routes.js';
 import { createPetService } from './modules/pets/service.js';
 import { publicRoutes } from './modules/public/routes.js';
+import { createApiKeyGate } from './modules/public/apiKeys.js';
+import { createOpenLookup } from './modules/public/openLookup.js';
+import { openLookupRoutes } from './modules/public/openLookupRoutes.js';
+import { createApiKeyAdministration } from './modules/admin/apiKeys.js';
+import { apiKeyRoutes } from './modules/admin/apiKeyRoutes.js';
 import { adminSiteRoutes } from './modules/sites/adminRoutes.js';
 import { createMailLog } from './modules/admin/mailLog.js';
 import { mailLogRoutes } from './modules/admin/mailLogRoutes.js';
@@ -162,7 +167,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     errorResponseBuilder: () => new AppError(429, [messages.tooManyRequests]),
   });
   await app.register(swagger, {
-    openapi: { info: { title: 'Pet registry API', version: '2.0' }, servers: [{ url: '/' }] },
+    openapi: {
+      info: { title: 'Pet registry API', version: '2.0' },
+      servers: [{ url: '/' }],
+      components: {
+        // Keys to the open lookup (GET public/lookup/{chip}), issued by administrators.
+        securitySchemes: {
+          apiKeyBearer: { type: 'http', scheme: 'bearer', description: 'An API key issued by the registry' },
+          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'An API key issued by the registry' },
+        },
+      },
+    },
     transform: jsonSchemaTransform,
   });
   await app.register(authPlugin, { db: database.db, jwtSecret: deps.jwtSecret });
@@ -212,6 +227,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const caches = await createPublicCaches(database, app.log);
   app.addHook('onClose', () => caches.close());
   const publicPages = createPublicService({ db: database.db, caches });
+  const apiKeyGate = createApiKeyGate({ db: database.db, log: app.log });
+  app.addHook('onClose', () => apiKeyGate.close());
   const sites = createSiteService({ db: database.db, places: deps.places ?? createPlaces(config, database.db, app.log) });
   const provider = deps.payments ?? (config.stripe ? createStripePayments(config.stripe) : createLocalPayments(config.publicUrl));
   const payments = createPaymentService({
@@ -231,6 +248,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(petRoutes, { pets });
       await api.register(contactRoutes, { contacts });
       await api.register(publicRoutes, { publicPages });
+      await api.register(openLookupRoutes, {
+        openLookup: createOpenLookup({ publicPages, registry: config.registry, publicUrl: config.publicUrl }),
+        keys: apiKeyGate,
+        rateLimitAllowList: config.rateLimitAllowList,
+      });
       await api.register(siteRoutes, { sites, tiles: config.googleMapTiles && createGoogleMapTiles(config.googleMapTiles, app.log) });
       await api.register(paymentRoutes, { payments, localCheckout: provider.name === 'local' });
       await api.register(alertRoutes, { alerts });
@@ -247,6 +269,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl, log: app.log }), db: database.db });
       await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config) }) });
       await api.register(adminSearchRoutes, { search: createAdminSearch({ db: database.db }) });
+      await api.register(apiKeyRoutes, { apiKeys: createApiKeyAdministration({ db: database.db, keys: apiKeyGate }) });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_BASE },

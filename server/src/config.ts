@@ -86,6 +86,9 @@ const envSchema = z.object({
     .string()
     .default('(800) 555-0142')
     .refine((v) => normalisePhone(v) !== null, 'must be a phone number'),
+  REGISTRY_NAME: z.string().trim().min(1).max(100).default('Pet Registry'),
+  // The 24/7 line the open lookup gives shelters and other registries; unset: the support line's lookup extension.
+  REGISTRY_PHONE: optionalString.refine((v) => v === undefined || normalisePhone(v) !== null, 'must be a phone number'),
   SUPPORT_ADDRESS: z.string().min(1).default('100 Main Street, Suite 200, Springfield, IL 62701'),
   // A path inside the portal or a full address; never the portal root, which leads signed-in owners to the dashboard.
   HOME_URL: z
@@ -159,6 +162,8 @@ export interface Config {
   sampleSites: boolean;
   /** Support line, company address, and the company's home page and blog (null: no blog link). */
   support: { phone: string; phoneHref: string; address: string; homeUrl: string; blogUrl: string | null };
+  /** Who answers the open lookup (GET public/lookup/{chip}), and the line that reaches an owner at any hour. */
+  registry: { name: string; phone: string; phoneHref: string };
   /** Operator-supplied privacy policy and terms of service; unset, DATA_DIR's or the shipped templates. */
   legalFiles: { privacy: string | undefined; terms: string | undefined };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
@@ -220,6 +225,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       address: e.SUPPORT_ADDRESS,
       homeUrl: e.HOME_URL,
       blogUrl: e.BLOG_URL ?? null,
+    },
+    registry: {
+      name: e.REGISTRY_NAME,
+      phone: e.REGISTRY_PHONE ?? `${e.SUPPORT_PHONE} ext. ${support.lookupExtension}`,
+      phoneHref: e.REGISTRY_PHONE ? `tel:${normalisePhone(e.REGISTRY_PHONE)}` : `tel:${normalisePhone(e.SUPPORT_PHONE)},${support.lookupExtension}`,
     },
     legalFiles: { privacy: e.PRIVACY_FILE && resolve(e.PRIVACY_FILE), terms: e.TERMS_FILE && resolve(e.TERMS_FILE) },
     logLevel: e.LOG_LEVEL,

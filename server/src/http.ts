@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { failure, imageDataUrlMax, messages, ok, type Envelope } from '@petreg/contract';
+import { failure, imageDataUrlMax, messages, ok, type Succeeded } from '@petreg/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { AppError } from './errors.js';
 
 /** Answers a successful call in the envelope. */
-export const answer = <T>(result: T): Envelope<T> => ok(result);
+export const answer = <T>(result: T): Succeeded<T> => ok(result);
 
 export interface Limit {
   max: number;

@@ -34,6 +34,7 @@ describe('configuration', () => {
     [{ FACEBOOK_APP_ID: '1' }, /FACEBOOK_APP_SECRET is required/],
     [{ STRIPE_SECRET_KEY: 'sk_live_x' }, /STRIPE_WEBHOOK_SECRET is required/],
     [{ SUPPORT_PHONE: 'call us' }, /^Invalid configuration: SUPPORT_PHONE must be a phone number/],
+    [{ REGISTRY_PHONE: 'around the clock' }, /^Invalid configuration: REGISTRY_PHONE must be a phone number/],
     [{ PRIVACY_FILE: '/nonexistent/privacy.md' }, /^Invalid configuration: PRIVACY_FILE must name an existing file/],
     [{ TRUST_PROXY: 'true' }, /^Invalid configuration: TRUST_PROXY must be a hop count \(1 behind one load balancer\) or the proxies' addresses/],
     [{ TRUST_PROXY: '10.0.0.0/33' }, /^Invalid configuration: TRUST_PROXY must be a hop count/],
@@ -42,6 +43,15 @@ describe('configuration', () => {
     [{ MAP_TILE_URL: 'tiles/{z}/{x}/{y}.png' }, /^Invalid configuration: MAP_TILE_URL must be a tile address/],
   ])('stops with one line naming the variable for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('names the registry and its 24/7 line in the open lookup: the support line\'s extension 703 unless a line of its own is set', () => {
+    expect(loadConfig({ SUPPORT_PHONE: '(314) 555-0100' }).registry).toEqual({ name: 'Pet Registry', phone: '(314) 555-0100 ext. 703', phoneHref: 'tel:+13145550100,703' });
+    expect(loadConfig({ REGISTRY_NAME: 'Gateway Pet Registry', REGISTRY_PHONE: '314-555-0199' }).registry).toEqual({
+      name: 'Gateway Pet Registry',
+      phone: '314-555-0199',
+      phoneHref: 'tel:+13145550199',
+    });
   });
 
   it.each([

@@ -23,6 +23,10 @@ export const chipSources = {
 } as const;
 export type ChipSource = keyof typeof chipSources;
 
+/** ISO 11784 codes that name no single manufacturer (see the sources icarMisuse and sharedCode900). */
+export const testIsoCode = '999';
+export const sharedIsoCode = '900';
+
 export interface ChipManufacturer {
   format: ChipFormat;
   /** Leading characters of the normalised number; the longest matching prefix wins. Empty matches any. */

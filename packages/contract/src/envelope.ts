@@ -5,7 +5,13 @@ export interface Envelope<T> {
   errors: string[];
 }
 
-export function ok<T>(result: T): Envelope<T> {
+/** A successful answer: its result is there. */
+export interface Succeeded<T> extends Envelope<T> {
+  succeeded: true;
+  result: T;
+}
+
+export function ok<T>(result: T): Succeeded<T> {
   return { succeeded: true, result, errors: [] };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chipManufacturers, chipSources } from './chipManufacturers.js';
-import { describeChipNumber, microchipLookupSchema } from './lookup.js';
+import { describeChipNumber, isSharedCodeChip, isTestChip, microchipLookupSchema, openLookupParams } from './lookup.js';
 import { messages } from './messages.js';
 
 const lookupError = (id: string) => microchipLookupSchema.safeParse({ id }).error?.issues[0]?.message;
@@ -70,5 +70,26 @@ describe('manufacturer table', () => {
     }
     const keys = chipManufacturers.map((m) => `${m.format}:${m.prefix}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe('numbers that name no single manufacturer', () => {
+  it.each([
+    ['999000000000001', true, false],
+    ['900164000123456', false, true],
+    ['900123000123456', false, true],
+    ['985141000123456', false, false],
+    ['840999000000001', false, false],
+    ['999000000', false, false],
+    ['9990000000', false, false],
+    ['9000000000', false, false],
+  ])('%s: test chip %s, shared 900 code %s', (chipId, test, shared) => {
+    expect(isTestChip(chipId)).toBe(test);
+    expect(isSharedCodeChip(chipId)).toBe(shared);
+  });
+
+  it('reads the open lookup path as the registry stores the number', () => {
+    expect(openLookupParams.parse({ chip: 'avid*123*456*789' })).toEqual({ chip: '123456789' });
+    expect(openLookupParams.safeParse({ chip: '12345678' }).error?.issues[0]?.message).toBe(messages.lookupLength);
   });
 });

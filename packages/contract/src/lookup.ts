@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normaliseChipId } from './chip.js';
-import { chipManufacturers, isoCountryCodeRange, type ChipFormat } from './chipManufacturers.js';
+import { chipManufacturers, isoCountryCodeRange, sharedIsoCode, testIsoCode, type ChipFormat } from './chipManufacturers.js';
 import { limits } from './constants.js';
 import { requestObject, textField } from './fields.js';
 import { messages } from './messages.js';
@@ -10,12 +10,15 @@ export function isLookupLength(chipId: string): boolean {
   return (limits.lookupLengths as readonly number[]).includes(chipId.length);
 }
 
+/** A chip number as a finder or a reader types it, searched as the registry stores it. */
+const lookedUpChip = () =>
+  textField(40, messages.lookupLength, messages.lookupLength).transform(normaliseChipId).refine(isLookupLength, { error: messages.lookupLength });
+
 /** The public microchip lookup: GET utilities/microchip-lookup?id= and the lookup page's search box. */
-export const microchipLookupSchema = requestObject({
-  id: textField(40, messages.lookupLength, messages.lookupLength)
-    .transform(normaliseChipId)
-    .refine(isLookupLength, { error: messages.lookupLength }),
-});
+export const microchipLookupSchema = requestObject({ id: lookedUpChip() });
+
+/** The open lookup of shelters, clinics and other registries: GET public/lookup/{chip}. */
+export const openLookupParams = requestObject({ chip: lookedUpChip() });
 export type MicrochipLookupInput = z.input<typeof microchipLookupSchema>;
 
 /** What the number itself tells, whoever holds the chip. */
@@ -55,3 +58,9 @@ export function describeChipNumber(chipId: string): ChipNumberInfo {
     .sort((a, b) => b.prefix.length - a.prefix.length);
   return { format, manufacturer: match?.name ?? null, countryCode: null };
 }
+
+/** An ISO number in the 999 range: a test transponder, never implanted in a pet. */
+export const isTestChip = (chipId: string) => formatOf(chipId) === 'iso' && chipId.startsWith(testIsoCode);
+
+/** An ISO number under the 900 code that many small vendors share: the manufacturer does not tell the registry. */
+export const isSharedCodeChip = (chipId: string) => formatOf(chipId) === 'iso' && chipId.startsWith(sharedIsoCode);

@@ -216,5 +216,14 @@ export const messages = {
   ownAccountDisable: 'You cannot disable your own account.',
   administratorAccountProtected: "An administrator's email and access can only be changed by that administrator, on their profile page.",
   transferAccountInactive: "The new owner's account is disabled. Enable it before transferring the pet.",
+  // The open lookup's keys (admin-api-keys); the spec has no words for them.
+  apiKeyNameRequired: 'Enter who holds the key.',
+  apiKeyNameTooLong: "Name can't be more than 100 characters long",
+  apiKeyLimitInvalid: 'Enter a limit of 1 to 100,000 requests a minute or an hour.',
+  apiKeyUnknown: 'This API key is not valid. Check the key, or ask the registry for one.',
+  apiKeyRevoked: 'This API key has been revoked. Ask the registry for a new one.',
+  apiKeyAlreadyRevoked: 'This API key is already revoked.',
+  apiKeyIssued: 'API key issued. Copy it now: it is not shown again.',
+  apiKeyRevokedDone: 'API key revoked.',
 } as const;
 

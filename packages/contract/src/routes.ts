@@ -65,6 +65,8 @@ export const paths = {
   adminStripeSearch: '/admin/stripe-search',
   adminSites: '/admin-sites',
   adminSendEmail: '/admin-send-email',
+  /** Keys to the open lookup for shelters, clinics and other registries. */
+  adminApiKeys: '/admin-api-keys',
   bulkPetUpload: '/bulk-pet-upload',
 } as const;
 

@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { MailKind, TextKind } from '@petreg/contract';
+import type { ApiKeyPeriod, MailKind, TextKind } from '@petreg/contract';
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   date,
   doublePrecision,
@@ -94,6 +95,8 @@ export const users = pgTable(
     signUpAbandonedAt: timestamptz('sign_up_abandoned_at'),
     createdAt: createdAt(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+    /** When a contact detail (name, e-mail, phone, address) last changed; set by a trigger (migration 0017). */
+    contactUpdatedAt: timestamptz('contact_updated_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
@@ -630,4 +633,22 @@ export const foundReports = pgTable(
     index('found_reports_pet_idx').on(t.petId, t.createdAt),
     index('found_reports_unopened_idx').on(t.createdAt).where(sql`${t.openedAt} is null`),
   ],
+/** Keys to the open lookup, issued by administrators; the key itself is never stored, only its SHA-256. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    keyHash: text('key_hash').notNull(),
+    prefix: text('prefix').notNull(),
+    requests: integer('requests').notNull(),
+    per: text('per').$type<ApiKeyPeriod>().notNull(),
+    usageCount: bigint('usage_count', { mode: 'number' }).notNull().default(0),
+    lastUsedAt: timestamptz('last_used_at'),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: createdAt(),
+    revokedAt: timestamptz('revoked_at'),
+    revokedBy: integer('revoked_by').references(() => users.id),
+  },
+  (t) => [uniqueIndex('api_keys_key_hash_idx').on(t.keyHash)],
 );

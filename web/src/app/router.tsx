@@ -154,6 +154,7 @@ export const router = createBrowserRouter([
                 lazy: page(() => import('../features/admin/bulkUpload/BulkPetUploadPage'), 'BulkPetUploadPage'),
               },
               { path: paths.adminSendEmail, lazy: page(() => import('../features/admin/MailLogPage'), 'MailLogPage') },
+              { path: paths.adminApiKeys, lazy: page(() => import('../features/admin/apiKeys/ApiKeysPage'), 'ApiKeysPage') },
               { path: paths.adminSearch, lazy: page(() => import('../features/admin/search/AdminSearchPage'), 'AdminSearchPage') },
               { path: `${paths.adminUsers}/:searchkey`, lazy: page(() => import('../features/admin/search/AdminUsersPage'), 'AdminUsersPage') },
               { path: `${paths.adminStripeSearch}/:searchkey`, lazy: page(() => import('../features/admin/search/CardPaymentsPage'), 'CardPaymentsPage') },

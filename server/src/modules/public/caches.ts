@@ -1,8 +1,9 @@
-import type { MicrochipLookup, PublicProfile } from '@petreg/contract';
+import type { PublicProfile } from '@petreg/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, Subscription } from '../../db/client.js';
 import { loggable } from '../../errors.js';
 import { RecentCache } from '../../recent.js';
+import type { ChipRegistration } from './service.js';
 
 /**
  * The channels the triggers of migration 0012_lookup_notify notify at commit: the chip numbers whose
@@ -94,7 +95,7 @@ export type PublicCaches = Awaited<ReturnType<typeof createPublicCaches>>;
 
 export async function createPublicCaches(database: Pick<DatabaseHandle, 'listen'>, log: Pick<FastifyBaseLogger, 'warn'>) {
   // A walk through random chip numbers only pushes out the oldest answers (about 20 MB at most).
-  const lookups = new AnswerCache<MicrochipLookup>(100_000);
+  const lookups = new AnswerCache<ChipRegistration>(100_000);
   const profiles = new PageCache<ShownPet & { profile: PublicProfile }>(10_000);
   const shortLinks = new PageCache<ShownPet & { publicId: string }>(10_000);
 

@@ -9,7 +9,7 @@ import {
   type PublicPetProfile,
   type PublicProfile,
 } from '@petreg/contract';
-import { and, asc, desc, eq, gt, isNull, or } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { imageUrl } from '../../adapters/storage/images.js';
 import type { Database } from '../../db/client.js';
@@ -36,6 +36,13 @@ const isUuid = (value: string) => z.uuid().safeParse(value).success;
 const timestamp = (value: Date | null) => (value ? value.toISOString() : null);
 
 export type PublicService = ReturnType<typeof createPublicService>;
+
+/** What the registry knows of a chip number: the public lookup's answer and when its registration last changed. */
+export interface ChipRegistration {
+  lookup: MicrochipLookup;
+  /** The latest of the chip's registration, its pet's last change and its owner's last contact change; null when not registered. */
+  lastUpdated: Date | null;
+}
 
 /** The next local midnight: a pet's age in months changes at one (its birth date is a local date). */
 const nextMidnight = (now: Date) => new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
@@ -68,35 +75,51 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
     return { backupContacts: firstContact, sites: firstSite };
   }
 
+  /**
+   * Registered means held by an active pet, on an enabled chip whose registration has not run out.
+   * Answers are remembered until a write touches the chip, its pet or its owner's contact details, or
+   * a yearly registration runs out.
+   */
+  async function registration(chipId: string): Promise<ChipRegistration> {
+    const known = await lookups.get(chipId);
+    if (known) return known;
+    const ticket = lookups.ticket();
+    const now = new Date();
+    const [registered] = await db
+      .select({
+        id: chips.chipId,
+        oneTime: chips.oneTime,
+        expirationDate: chips.expirationDate,
+        // The chip registered, the pet changed (or moved to another owner), the owner's contact details changed.
+        lastUpdated: sql`greatest(${chips.createdAt}, ${pets.updatedAt}, ${users.contactUpdatedAt})`.mapWith(chips.createdAt),
+      })
+      .from(chips)
+      .innerJoin(pets, eq(pets.id, chips.petId))
+      .innerJoin(users, eq(users.id, pets.userId))
+      .where(
+        and(
+          eq(chips.chipId, chipId),
+          isNull(chips.removedAt),
+          eq(chips.isActive, true),
+          or(eq(chips.oneTime, true), isNull(chips.expirationDate), gt(chips.expirationDate, now)),
+          eq(pets.isActive, true),
+          isNull(pets.deletedAt),
+        ),
+      )
+      .limit(1);
+    const lookup = { result: registered ? { id: registered.id } : null, isRegistered: Boolean(registered), chip: describeChipNumber(chipId) };
+    const answer = { lookup, lastUpdated: registered?.lastUpdated ?? null };
+    const runsOut = registered && !registered.oneTime ? (registered.expirationDate ?? undefined) : undefined;
+    lookups.remember(ticket, chipId, answer, runsOut);
+    return answer;
+  }
+
   return {
-    /**
-     * Registered means held by an active pet, on an enabled chip whose registration has not run out.
-     * Answers are remembered until a write touches the chip, or a yearly registration runs out.
-     */
+    registration,
+
+    /** The public lookup's answer (utilities/microchip-lookup). */
     async lookup(chipId: string): Promise<MicrochipLookup> {
-      const known = await lookups.get(chipId);
-      if (known) return known;
-      const ticket = lookups.ticket();
-      const now = new Date();
-      const [registered] = await db
-        .select({ id: chips.chipId, oneTime: chips.oneTime, expirationDate: chips.expirationDate })
-        .from(chips)
-        .innerJoin(pets, eq(pets.id, chips.petId))
-        .where(
-          and(
-            eq(chips.chipId, chipId),
-            isNull(chips.removedAt),
-            eq(chips.isActive, true),
-            or(eq(chips.oneTime, true), isNull(chips.expirationDate), gt(chips.expirationDate, now)),
-            eq(pets.isActive, true),
-            isNull(pets.deletedAt),
-          ),
-        )
-        .limit(1);
-      const answer = { result: registered ? { id: registered.id } : null, isRegistered: Boolean(registered), chip: describeChipNumber(chipId) };
-      const runsOut = registered && !registered.oneTime ? (registered.expirationDate ?? undefined) : undefined;
-      lookups.remember(ticket, chipId, answer, runsOut);
-      return answer;
+      return (await registration(chipId)).lookup;
     },
 
     /**

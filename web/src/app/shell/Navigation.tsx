@@ -10,6 +10,7 @@ import {
   Search,
   Storefront,
   UploadFile,
+  VpnKey,
 } from '@mui/icons-material';
 import { List, ListItemButton, ListItemIcon, ListItemText } from '@mui/material';
 import type { ReactNode } from 'react';
@@ -32,6 +33,7 @@ function navItems(user: User): NavItem[] {
       { label: 'Sites', to: paths.adminSites, icon: <Storefront /> },
       { label: 'Send Emails', to: paths.adminSendEmail, icon: <ForwardToInbox /> },
       { label: 'Pet Upload', to: paths.bulkPetUpload, icon: <UploadFile /> },
+      { label: 'API Keys', to: paths.adminApiKeys, icon: <VpnKey /> },
     ];
   }
   const items: NavItem[] = [

@@ -1,0 +1,128 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { apiKeyPeriods, messages } from '@petreg/contract';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { Database } from '../../db/client.js';
+import { apiKeys } from '../../db/schema.js';
+import { loggable, unauthorized } from '../../errors.js';
+import type { Limit } from '../../http.js';
+import { RecentCache } from '../../recent.js';
+
+/** Every key starts so, which tells a key pasted in the wrong place (and secret scanners) what it is. */
+const keyPrefix = 'prk_';
+/** Characters of a key kept in clear to tell keys apart in the administrators' list. */
+const shownCharacters = 12;
+
+export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** A new key: 256 random bits. Only its hash is stored; the key itself is shown once. */
+export function newApiKey() {
+  const key = `${keyPrefix}${randomBytes(32).toString('base64url')}`;
+  return { key, hash: hashApiKey(key), prefix: key.slice(0, shownCharacters) };
+}
+
+/** The key a caller sends: `X-Api-Key: <key>` or `Authorization: Bearer <key>`; null when none. */
+export function presentedKey(request: FastifyRequest): string | null {
+  const header = request.headers['x-api-key'];
+  if (typeof header === 'string' && header.trim()) return header.trim();
+  const authorization = request.headers.authorization;
+  if (authorization?.startsWith('Bearer ')) return authorization.slice(7).trim() || null;
+  return null;
+}
+
+export interface ApiKeyHolder {
+  id: number;
+  limit: Limit;
+}
+
+type Verdict = { holder: ApiKeyHolder } | { refused: string };
+
+/**
+ * How long a checked key is trusted without asking the database again, as sessions are: a revocation
+ * takes effect at once on the instance that made it, on others within this time.
+ */
+const CHECK_TTL_MS = 5000;
+/** Uses are counted in memory and added to the keys' rows this often, so a lookup costs no write. */
+const FLUSH_MS = 5000;
+
+export type ApiKeyGate = ReturnType<typeof createApiKeyGate>;
+
+/** Checks the keys the open lookup is called with, and counts their use. */
+export function createApiKeyGate(deps: { db: Database; log: Pick<FastifyBaseLogger, 'warn'> }) {
+  const { db } = deps;
+  const verdicts = new RecentCache<string, Verdict>(CHECK_TTL_MS, 10_000);
+  const uses = new Map<number, { count: number; lastUsedAt: Date }>();
+
+  async function verdictOf(hash: string): Promise<Verdict> {
+    const [row] = await db
+      .select({ id: apiKeys.id, requests: apiKeys.requests, per: apiKeys.per, revokedAt: apiKeys.revokedAt })
+      .from(apiKeys)
+      .where(eq(apiKeys.keyHash, hash));
+    if (!row) return { refused: messages.apiKeyUnknown };
+    if (row.revokedAt) return { refused: messages.apiKeyRevoked };
+    return { holder: { id: row.id, limit: { max: row.requests, window: apiKeyPeriods[row.per] } } };
+  }
+
+  /** Adds the uses counted so far to the keys' rows; what cannot be written now is kept for the next time. */
+  async function flush(): Promise<void> {
+    const pending = [...uses];
+    uses.clear();
+    for (const [id, use] of pending) {
+      try {
+        await db
+          .update(apiKeys)
+          .set({
+            usageCount: sql`${apiKeys.usageCount} + ${use.count}`,
+            lastUsedAt: sql`greatest(${apiKeys.lastUsedAt}, ${use.lastUsedAt.toISOString()}::timestamptz)`,
+          })
+          .where(eq(apiKeys.id, id));
+      } catch (error) {
+        count(id, use.count, use.lastUsedAt);
+        deps.log.warn({ err: loggable(error) }, 'cannot record the use of API keys yet: kept for the next try');
+      }
+    }
+  }
+
+  function count(id: number, n: number, at: Date) {
+    const use = uses.get(id);
+    if (!use) uses.set(id, { count: n, lastUsedAt: at });
+    else {
+      use.count += n;
+      if (at > use.lastUsedAt) use.lastUsedAt = at;
+    }
+  }
+
+  const timer = setInterval(() => void flush(), FLUSH_MS);
+  timer.unref();
+
+  return {
+    /** The holder of a live key; a key unknown or revoked is refused (401) in words saying which. */
+    async check(key: string): Promise<ApiKeyHolder> {
+      const hash = hashApiKey(key);
+      let verdict = verdicts.get(hash);
+      if (!verdict) {
+        verdict = await verdictOf(hash);
+        verdicts.set(hash, verdict);
+      }
+      if ('refused' in verdict) throw unauthorized(verdict.refused);
+      return verdict.holder;
+    },
+
+    /** One lookup answered with the key. */
+    used(holder: ApiKeyHolder): void {
+      count(holder.id, 1, new Date());
+    },
+
+    flush,
+
+    /** A key was revoked: no check made before it is trusted any longer. */
+    forget(): void {
+      verdicts.clear();
+    },
+
+    async close(): Promise<void> {
+      clearInterval(timer);
+      await flush();
+    },
+  };
+}
