@@ -633,6 +633,8 @@ export const foundReports = pgTable(
     index('found_reports_pet_idx').on(t.petId, t.createdAt),
     index('found_reports_unopened_idx').on(t.createdAt).where(sql`${t.openedAt} is null`),
   ],
+);
+
 /** Keys to the open lookup, issued by administrators; the key itself is never stored, only its SHA-256. */
 export const apiKeys = pgTable(
   'api_keys',
