@@ -1,6 +1,6 @@
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { admin } from '../playwright.config';
-import { expect, lastMailTo, ownerWithPet, payThroughApi, randomChip, signIn, test, uniqueEmail } from './fixtures';
+import { createOwner, expect, lastMailTo, ownerWithPet, payThroughApi, petPhoto, randomChip, signIn, test, uniqueEmail, type Owner } from './fixtures';
 
 /** A screenshot among the test's outputs, for a person to look at. */
 const shot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage });
@@ -10,6 +10,40 @@ const sameOrigin = (link: string) => link.replace(/^http:\/\/localhost:\d+/, '')
 const petSaved = 'The pet has been saved successfully';
 /** A toast shown or coming in, not leaving: notistack slides a leaving toast out with an inline transform. */
 const toastUp = (page: Page, text: string) => page.locator('[role="alert"][style*="transform: none"]', { hasText: text });
+
+/**
+ * The owner reports the pet lost through the API, as the alert form does: its profile completed (a
+ * photo drawn on the page), then the alert, sent at once since the pet is protected.
+ */
+async function reportLost(page: Page, request: APIRequestContext, owner: Owner, petId: number) {
+  const headers = { authorization: `Bearer ${owner.token}` };
+  const get = async (path: string) => (await (await request.get(`/api/v2/${path}`, { headers })).json()).result;
+  const dog: number = (await get('utilities/static-data')).species.find((s: { name: string }) => s.name === 'Dog').id;
+  const beagle = (await get(`utilities/breeds-by-species/${dog}`)).find((b: { name: string }) => b.name === 'Beagle');
+  const pet = await get(`Pet/${petId}`);
+  const photo = await petPhoto(page);
+  const profile = await request.put('/api/v2/Pet/pet-profile', {
+    headers,
+    data: {
+      id: petId,
+      name: pet.name,
+      speciesId: dog,
+      breeds: [beagle],
+      sex: 2,
+      dob: '2020-05-01',
+      image: `data:image/png;base64,${photo.buffer.toString('base64')}`,
+      chipId: pet.microchip1,
+      confirmChip: pet.microchip1,
+      chipTypeId: pet.chips[0].chipTypeId,
+    },
+  });
+  expect(profile.status(), await profile.text()).toBe(200);
+  const alert = await request.post('/api/v2/petalert/send-mail-from-pet-alert', {
+    headers,
+    data: { name: pet.name, petId, missingDate: new Date(Date.now() - 3_600_000).toISOString(), zipCode: '63101', incidentDescription: 'Slipped her collar at the park.' },
+  });
+  expect(alert.status(), await alert.text()).toBe(200);
+}
 
 test.describe('[ADMIN][PET RECORD]', () => {
   test('an administrator edits an owner and their pet, transfers the pet to a new owner, and removes it', async ({ page, request, browser }) => {
@@ -205,5 +239,74 @@ test.describe('[ADMIN][PET RECORD]', () => {
     await expect(adminPage.getByRole('button', { name: 'Transfer' })).toHaveCount(0);
     await expect(adminPage.getByRole('button', { name: 'Edit pet' })).toHaveCount(0);
     await shot(adminPage, 'admin-pet-removed');
+  });
+
+  test('an administrator is warned before transferring a lost pet, cannot give it to an administrator, and transfers it with its alert', async ({
+    page,
+    request,
+    browser,
+  }) => {
+    test.slow();
+    const { owner, petId } = await ownerWithPet(page, request);
+    await payThroughApi(request, owner, petId, true);
+    await reportLost(page, request, owner, petId);
+    const next = await createOwner(request, 'Robin');
+
+    const adminPage = await (await browser.newContext()).newPage();
+    await adminPage.goto('/sign-in');
+    await signIn(adminPage, admin.email, admin.password);
+    await expect(adminPage).toHaveURL(/\/admin-dashboard$/);
+    await adminPage.goto(`/admin/pet/${petId}`);
+    const lost = adminPage.getByRole('alert', { name: 'Lost pet alert' });
+    await expect(lost).toContainText('Juniper is lost, since');
+    await expect(lost).toContainText('Last seen in Saint Louis, MO 63101: Slipped her collar at the park.');
+    const userCard = adminPage.getByRole('form', { name: 'User profile' });
+    await expect(userCard.getByLabel('Email', { exact: true })).toHaveValue(owner.email);
+
+    // To an administrator's account: the warning first, then the refusal, shown beside the e-mail it concerns.
+    await adminPage.getByRole('button', { name: 'Transfer' }).click();
+    const dialog = adminPage.getByRole('dialog', { name: 'Transfer Juniper' });
+    const newOwnerEmail = dialog.getByLabel("New owner's email", { exact: true });
+    await newOwnerEmail.fill(admin.email);
+    await dialog.getByLabel("Confirm new owner's email").fill(admin.email);
+    await dialog.getByRole('button', { name: 'Transfer', exact: true }).click();
+    const warning = dialog.getByRole('alert').filter({ hasText: 'Juniper is reported lost' });
+    await expect(warning).toContainText('last seen in Saint Louis, MO 63101.');
+    await expect(warning).toContainText('The open alert moves with Juniper to the new owner');
+    await expect(newOwnerEmail).toBeHidden();
+    await shot(adminPage, 'admin-pet-transfer-lost', false);
+    await dialog.getByRole('button', { name: 'Transfer anyway' }).click();
+    await expect(dialog.getByText("This email belongs to an administrator's account: no pet is registered to it.")).toBeVisible();
+    await expect(adminPage.getByText('Some error occurred, please contact our support.')).toBeVisible();
+    await expect(newOwnerEmail).toHaveValue(admin.email);
+    await expect(warning).toHaveCount(0);
+    await shot(adminPage, 'admin-pet-transfer-to-admin', false);
+    // Nothing moved: the pet is still the owner's (the page behind the dialog is hidden from the reader).
+    expect((await request.get(`/api/v2/Pet/${petId}`, { headers: { authorization: `Bearer ${owner.token}` } })).status()).toBe(200);
+
+    // To a customer's account: warned again, confirmed, done.
+    await newOwnerEmail.fill(next.email);
+    await dialog.getByLabel("Confirm new owner's email").fill(next.email);
+    await dialog.getByRole('button', { name: 'Transfer', exact: true }).click();
+    await expect(warning).toBeVisible();
+    await expect(dialog.getByText("This email belongs to an administrator's account: no pet is registered to it.")).toHaveCount(0);
+    await dialog.getByRole('button', { name: 'Transfer anyway' }).click();
+    await expect(adminPage.getByText('The pet has been transferred.')).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(userCard.getByLabel('Email', { exact: true })).toHaveValue(next.email);
+    // The alert went with the pet: the record still says it is lost, and the new owner follows it.
+    await expect(lost).toContainText('Juniper is lost, since');
+    await shot(adminPage, 'admin-pet-lost-transferred');
+    const alertOf = (who: Owner) => request.get(`/api/v2/petalert/alerts/bypet/${petId}`, { headers: { authorization: `Bearer ${who.token}` } });
+    const followed = await alertOf(next);
+    expect(followed.status()).toBe(200);
+    expect((await followed.json()).result).toMatchObject({ petId, status: 'paid', zipCode: '63101' });
+    expect((await alertOf(owner)).status()).toBe(403);
+
+    // Both owners are told.
+    const away = await lastMailTo(owner.email, 'Juniper was transferred to a new owner');
+    expect(away.text).toContain('Juniper no longer appears in your account.');
+    const received = await lastMailTo(next.email, 'Juniper is now registered to you');
+    expect(received.text).toContain("Hi Robin,\n\nOur support team transferred Juniper's registration, microchip and protection to your account.");
   });
 });

@@ -1,31 +1,10 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { choose, createOwner, expect, lastMailTo, mailsTitled, ownerWithPet, payThroughApi, signIn, test, type Owner } from './fixtures';
+import { choose, createOwner, expect, lastMailTo, mailsTitled, ownerWithPet, payThroughApi, petPhoto, signIn, test, type Owner } from './fixtures';
 
 async function signedIn(page: Page, owner: Owner) {
   await page.goto('/sign-in');
   await signIn(page, owner.email, owner.password);
   await expect(page.getByRole('button', { name: /^Hi, / })).toBeVisible();
-}
-
-/** A photo as a phone would take it: a real PNG, drawn by the browser. */
-async function petPhoto(page: Page) {
-  const dataUrl = await page.evaluate(() => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 320;
-    canvas.height = 320;
-    const ctx = canvas.getContext('2d')!;
-    const sky = ctx.createLinearGradient(0, 0, 0, 320);
-    sky.addColorStop(0, '#f6d8a8');
-    sky.addColorStop(1, '#c9793b');
-    ctx.fillStyle = sky;
-    ctx.fillRect(0, 0, 320, 320);
-    ctx.fillStyle = '#5b3a1e';
-    ctx.beginPath();
-    ctx.arc(160, 170, 90, 0, Math.PI * 2);
-    ctx.fill();
-    return canvas.toDataURL('image/png');
-  });
-  return { name: 'marmalade.png', mimeType: 'image/png', buffer: Buffer.from(dataUrl.split(',')[1]!, 'base64') };
 }
 
 /** Yesterday at 3 PM, as a date-and-time input takes it (the browser and this process share the time zone). */

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { admin } from '../playwright.config';
-import { expect, lastMailTo, randomChip, signIn, test, uniqueEmail } from './fixtures';
+import { createOwner, expect, lastMailTo, mailsTo, randomChip, signIn, test, uniqueEmail } from './fixtures';
 
 /** A screenshot among the test's outputs, for a person to look at. */
 const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
@@ -92,5 +92,40 @@ test.describe('[ADMIN][BULK UPLOAD]', () => {
     await expect(page.getByText('1 pet registered, 1 skipped (already registered), 2 rows with errors')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await shot(page, 'bulk-upload-phone');
+  });
+  test("an upload naming a customer's account as the shelter adds the pets to it, and its holder gets one e-mail listing them", async ({ page, request }) => {
+    const customer = await createOwner(request, 'Casey');
+    const chip = randomChip();
+    await page.goto('/sign-in');
+    await signIn(page, admin.email, admin.password);
+    await expect(page).toHaveURL(/\/admin-dashboard$/);
+    await page.goto('/bulk-pet-upload');
+    await expect(page.getByRole('heading', { name: 'Pet Upload', level: 1 })).toBeVisible();
+
+    const file = test.info().outputPath('customer-pets.csv');
+    writeFileSync(
+      file,
+      [columns, `Pickles,Dog,Beagle,Female,05/01/2021,${chip},HomeAgain,24,,,,,,,,,`, 'Noodle,Cat,,Male,2023-02-10,,,,Shy,,,,,,,,'].join('\r\n'),
+    );
+    await page.getByLabel('CSV file', { exact: true }).setInputFiles(file);
+    await expect(page.getByText('customer-pets.csv')).toBeVisible();
+    await page.getByLabel('Shelter email').fill(customer.email);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Submit' }).click()]);
+    const result = lines(await download.path());
+    expect(result.slice(1)).toEqual([expect.stringMatching(/^Pickles,.*,created,$/), expect.stringMatching(/^Noodle,.*,created,$/)]);
+    await expect(page.getByText('2 pets registered, 0 skipped (already registered), 0 rows with errors')).toBeVisible();
+    await shot(page, 'bulk-upload-customer');
+
+    // One e-mail, naming both pets; the account holder chose a password long ago and is not invited again.
+    const told = await lastMailTo(customer.email, 'Pets were registered to your account');
+    expect(told.text).toContain('Hi Casey,');
+    expect(told.text).toContain('Our support team uploaded a list of pets naming your account as the shelter, and registered these pets to it: Pickles, Noodle.');
+    const subjects = (await mailsTo(customer.email)).map((mail) => mail.subject);
+    expect(subjects.filter((subject) => subject === 'Pets were registered to your account')).toHaveLength(1);
+    expect(subjects).not.toContain('Your pet registry account is ready');
+
+    // The pets are in the customer's account.
+    const theirs = await request.get('/api/v2/pet/user-pets', { headers: { authorization: `Bearer ${customer.token}` } });
+    expect(((await theirs.json()).result as { name: string }[]).map((pet) => pet.name).sort()).toEqual(['Noodle', 'Pickles']);
   });
 });

@@ -65,6 +65,27 @@ export async function payThroughApi(request: APIRequestContext, owner: Owner, pe
   expect(paid.status()).toBe(200);
 }
 
+/** A photo as a phone would take it: a real PNG, drawn by the browser. */
+export async function petPhoto(page: Page) {
+  const dataUrl = await page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 320;
+    canvas.height = 320;
+    const ctx = canvas.getContext('2d')!;
+    const sky = ctx.createLinearGradient(0, 0, 0, 320);
+    sky.addColorStop(0, '#f6d8a8');
+    sky.addColorStop(1, '#c9793b');
+    ctx.fillStyle = sky;
+    ctx.fillRect(0, 0, 320, 320);
+    ctx.fillStyle = '#5b3a1e';
+    ctx.beginPath();
+    ctx.arc(160, 170, 90, 0, Math.PI * 2);
+    ctx.fill();
+    return canvas.toDataURL('image/png');
+  });
+  return { name: 'marmalade.png', mimeType: 'image/png', buffer: Buffer.from(dataUrl.split(',')[1]!, 'base64') };
+}
+
 /** Picks an option of an MUI select by its label. */
 export async function choose(page: Page, label: string, option: string) {
   const select = page.getByRole('combobox', { name: label, exact: true });
@@ -77,12 +98,16 @@ export async function choose(page: Page, label: string, option: string) {
 
 /** The newest e-mail to the recipient (with that subject, when given), waiting for the outbox to send it. */
 export async function lastMailTo(recipient: string, subject?: string) {
-  const matching = async () =>
-    (await writtenMails()).filter((m) => m.to && !Array.isArray(m.to) && m.to.text === recipient && (subject === undefined || m.subject === subject));
+  const matching = async () => (await mailsTo(recipient)).filter((m) => subject === undefined || m.subject === subject);
   await expect
     .poll(async () => (await matching()).length, { message: `an e-mail to ${recipient}${subject ? ` titled ${subject}` : ''}` })
     .toBeGreaterThan(0);
   return (await matching()).at(-1)!;
+}
+
+/** Every e-mail to the recipient the portal has written so far, oldest first (wait for one with lastMailTo first). */
+export async function mailsTo(recipient: string) {
+  return (await writtenMails()).filter((m) => m.to && !Array.isArray(m.to) && m.to.text === recipient);
 }
 
 /** Every e-mail titled so, to whomever it went, once the outbox has sent at least one. */

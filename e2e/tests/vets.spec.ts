@@ -308,6 +308,18 @@ test.describe('[VETS]', () => {
         await expect(screen.ready(page)).toBeVisible({ timeout: 30_000 });
         // Nothing wider than the screen.
         expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+        // A map's credit is one whole line, inside the map.
+        const credits = page.locator('.leaflet-control-attribution');
+        if (screen.name === 'search' || screen.name === 'profile') await expect(credits.getByRole('link', { name: 'OpenStreetMap' })).toBeVisible();
+        for (const credit of await credits.all()) {
+          const box = await credit.evaluate((element) => ({
+            lines: element.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(element).lineHeight),
+            clipped: element.scrollWidth > element.clientWidth,
+            inside: element.getBoundingClientRect().left >= element.closest('.leaflet-container')!.getBoundingClientRect().left,
+          }));
+          expect(box, `${screen.name} at ${width}`).toEqual({ lines: expect.any(Number), clipped: false, inside: true });
+          expect(box.lines).toBeLessThan(1.5);
+        }
         await page.screenshot({ path: test.info().outputPath(`${screen.name}-${width}.png`), fullPage: true });
       }
     }

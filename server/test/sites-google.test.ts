@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDirectoryPlaces } from '../src/adapters/places/directory.js';
 import { createGooglePlaces } from '../src/adapters/places/google.js';
+import { createGoogleMapTiles, keepFor } from '../src/adapters/places/googleTiles.js';
 import { sites } from '../src/db/schema.js';
 import { call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
 
@@ -94,6 +95,8 @@ const fake = {
   failure: null as null | 'denied' | 'badKey' | 'broken',
   /** Map Tiles sessions handed out, newest last; tiles are served to the newest only. */
   sessions: [] as string[],
+  /** The Cache-Control of the tiles Google answers; none when null. */
+  tileCacheControl: null as string | null,
 };
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 
@@ -115,6 +118,10 @@ function tilesAnswer(seen: Seen): [number, string, Buffer | string] | null {
   if (Number(tile[1]) > 3) return json(404, googleError(404, 'NOT_FOUND', 'Tile not found.'));
   return [200, 'image/png', PNG];
 }
+
+/** The headers of Google's answer: a tile's caching rule, when the test gives one. */
+const tileHeaders = (contentType: string): Record<string, string> =>
+  contentType === 'image/png' && fake.tileCacheControl ? { 'content-type': contentType, 'cache-control': fake.tileCacheControl } : { 'content-type': contentType };
 
 const googleError = (code: number, status: string, message: string, reason?: string) => ({
   error: { code, message, status, ...(reason ? { details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'googleapis.com' }] } : {}) },
@@ -165,7 +172,7 @@ beforeAll(async () => {
       fake.seen.push(seen);
       const tile = tilesAnswer(seen);
       if (tile) {
-        res.writeHead(tile[0], { 'content-type': tile[1] }).end(tile[2]);
+        res.writeHead(tile[0], tileHeaders(tile[1])).end(tile[2]);
         return;
       }
       if (url.pathname === '/photo-bytes/gateway1') {
@@ -508,5 +515,111 @@ describe("the maps' tiles through Google", () => {
     } finally {
       fake.failure = null;
     }
+  });
+});
+
+describe("the maps' tiles kept in memory", () => {
+  const tile = (path: string) => ctx.app.inject({ method: 'GET', url: `/api/v2/site/map-tile/${path}` });
+  /** How many times Google was asked for this tile. */
+  const asked = (path: string) => fake.seen.filter((s) => s.path === `/v1/2dtiles/${path}`).length;
+  const logged: object[] = [];
+  const log = { error: (details: object) => logged.push(details) };
+
+  it('serves a tile asked for again from memory, and asks Google once for each different tile', async () => {
+    fake.failure = null;
+    for (const path of ['2/2/2', '2/2/1', '2/2/2', '2/2/1', '2/2/2']) {
+      const answer = await tile(path);
+      expect(answer.statusCode, path).toBe(200);
+      expect(answer.headers['content-type']).toBe('image/png');
+      expect(answer.rawPayload).toEqual(PNG);
+    }
+    expect(asked('2/2/2')).toBe(1);
+    expect(asked('2/2/1')).toBe(1);
+  });
+
+  it("keeps no failure: a tile Google failed to give is asked for again, then kept; a missing tile is asked again", async () => {
+    fake.failure = 'broken';
+    try {
+      expect((await tile('3/5/5')).statusCode).toBe(502);
+      expect((await tile('3/5/5')).statusCode).toBe(502);
+    } finally {
+      fake.failure = null;
+    }
+    expect(asked('3/5/5')).toBe(2);
+    for (let i = 0; i < 2; i++) expect((await tile('3/5/5')).rawPayload).toEqual(PNG);
+    expect(asked('3/5/5')).toBe(3);
+    for (let i = 0; i < 2; i++) expect((await tile('4/3/3')).statusCode).toBe(404);
+    expect(asked('4/3/3')).toBe(2);
+  });
+
+  it('forgets the least recently used tile past its count', async () => {
+    fake.failure = null;
+    const tiles = createGoogleMapTiles({ apiKey: API_KEY, url: googleUrl }, log, { maxTiles: 2, maxBytes: 1_000_000 });
+    const before = { a: asked('1/0/0'), b: asked('1/0/1'), c: asked('1/1/0') };
+    await tiles.tile(1, 0, 0);
+    await tiles.tile(1, 0, 1);
+    // Used again, 1/0/0 is kept while 1/0/1 goes for 1/1/0.
+    expect(await tiles.tile(1, 0, 0)).toEqual({ body: PNG, contentType: 'image/png' });
+    await tiles.tile(1, 1, 0);
+    await tiles.tile(1, 0, 0);
+    expect(asked('1/0/0') - before.a).toBe(1);
+    await tiles.tile(1, 0, 1);
+    expect(asked('1/0/1') - before.b).toBe(2);
+    expect(asked('1/1/0') - before.c).toBe(1);
+    expect(logged).toEqual([]);
+  });
+
+  it('forgets the least recently used tile past its bytes', async () => {
+    fake.failure = null;
+    const tiles = createGoogleMapTiles({ apiKey: API_KEY, url: googleUrl }, log, { maxTiles: 100, maxBytes: PNG.length * 2 });
+    const before = { a: asked('2/3/0'), b: asked('2/3/1'), c: asked('2/3/2') };
+    for (const y of [0, 1, 2, 1, 2]) await tiles.tile(2, 3, y);
+    expect([asked('2/3/0') - before.a, asked('2/3/1') - before.b, asked('2/3/2') - before.c]).toEqual([1, 1, 1]);
+    await tiles.tile(2, 3, 0);
+    expect(asked('2/3/0') - before.a).toBe(2);
+  });
+
+  it("keeps a tile as long as Google's Cache-Control says, a day when it says nothing, and not at all when it forbids it", async () => {
+    fake.failure = null;
+    let now = 1_000_000;
+    const tiles = createGoogleMapTiles({ apiKey: API_KEY, url: googleUrl }, log, { maxTiles: 10, maxBytes: 1_000_000, now: () => now });
+    try {
+      fake.tileCacheControl = 'public, max-age=60';
+      const before = asked('3/0/3');
+      await tiles.tile(3, 0, 3);
+      now += 59_000;
+      await tiles.tile(3, 0, 3);
+      expect(asked('3/0/3') - before).toBe(1);
+      now += 2_000;
+      await tiles.tile(3, 0, 3);
+      expect(asked('3/0/3') - before).toBe(2);
+
+      fake.tileCacheControl = 'no-store';
+      const uncached = asked('3/0/4');
+      await tiles.tile(3, 0, 4);
+      await tiles.tile(3, 0, 4);
+      expect(asked('3/0/4') - uncached).toBe(2);
+
+      fake.tileCacheControl = null;
+      const daily = asked('3/0/5');
+      await tiles.tile(3, 0, 5);
+      now += 86_399_000;
+      await tiles.tile(3, 0, 5);
+      expect(asked('3/0/5') - daily).toBe(1);
+      now += 2_000;
+      await tiles.tile(3, 0, 5);
+      expect(asked('3/0/5') - daily).toBe(2);
+    } finally {
+      fake.tileCacheControl = null;
+    }
+  });
+
+  it('reads how long a shared cache may keep an answer', () => {
+    expect(keepFor('public, max-age=3600')).toBe(3_600_000);
+    expect(keepFor('max-age=3600, s-maxage=60')).toBe(60_000);
+    expect(keepFor('public, max-age="120"')).toBe(120_000);
+    expect(keepFor(null)).toBe(86_400_000);
+    expect(keepFor('public')).toBe(86_400_000);
+    for (const forbidding of ['no-store', 'private, max-age=600', 'no-cache', 'max-age=0', 'max-age=soon']) expect(keepFor(forbidding), forbidding).toBe(0);
   });
 });

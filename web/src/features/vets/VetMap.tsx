@@ -66,6 +66,8 @@ export default function VetMap({ label, points, centre, height }: VetMapProps) {
         position: 'relative',
         zIndex: 0,
         '& .leaflet-container': { height: '100%', font: 'inherit' },
+        // The provider's credit on one line under the map, a phone's width included.
+        '& .leaflet-control-attribution': { whiteSpace: 'nowrap', fontSize: { xs: '0.6875rem', sm: '0.75rem' } },
         '& .vet-map-marker': {
           display: 'flex',
           alignItems: 'center',

@@ -53,9 +53,14 @@ export function TransferPetDialog({ petId, petName, lost, open, onClose }: Trans
       },
       (failure: unknown) => {
         // An alert opened since the page loaded: the server asks for the same confirmation.
-        if (failure instanceof ApiError && failure.errors.includes(messages.transferOpenAlert)) setConfirming(true);
-        // Spec 8: a transfer failure shows the pet's generic message; the dialog keeps the reason.
-        else toast(messages.genericError, { variant: 'error' });
+        if (failure instanceof ApiError && failure.errors.includes(messages.transferOpenAlert)) {
+          setConfirming(true);
+          return;
+        }
+        // Spec 8: a transfer failure shows the pet's generic message; the dialog keeps the reason, beside
+        // the e-mail it concerns (a confirmed transfer goes back to it).
+        setConfirming(false);
+        toast(messages.genericError, { variant: 'error' });
       },
     );
   });
