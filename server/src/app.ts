@@ -43,6 +43,8 @@ import { createPaymentService, type PaymentService } from './modules/payments/se
 import { petRoutes } from './modules/pets/routes.js';
 import { createPetService } from './modules/pets/service.js';
 import { publicRoutes } from './modules/public/routes.js';
+import { foundReportRoutes } from './modules/foundReports/routes.js';
+import { createFoundReports } from './modules/foundReports/report.js';
 import { adminSiteRoutes } from './modules/sites/adminRoutes.js';
 import { createMailLog } from './modules/admin/mailLog.js';
 import { mailLogRoutes } from './modules/admin/mailLogRoutes.js';
@@ -231,6 +233,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(petRoutes, { pets });
       await api.register(contactRoutes, { contacts });
       await api.register(publicRoutes, { publicPages });
+      await api.register(foundReportRoutes, { foundReports: createFoundReports({ db: database.db, storage, publicUrl: config.publicUrl, publicPages }) });
       await api.register(siteRoutes, { sites, tiles: config.googleMapTiles && createGoogleMapTiles(config.googleMapTiles, app.log) });
       await api.register(paymentRoutes, { payments, localCheckout: provider.name === 'local' });
       await api.register(alertRoutes, { alerts });

@@ -216,5 +216,16 @@ export const messages = {
   ownAccountDisable: 'You cannot disable your own account.',
   administratorAccountProtected: "An administrator's email and access can only be changed by that administrator, on their profile page.",
   transferAccountInactive: "The new owner's account is disabled. Enable it before transferring the pet.",
+  // The finder's form (/found) and the owner's verification question: no spec message, the spec's plain tone.
+  finderContactRequired: 'Enter your phone number or email so the owner can reach you.',
+  foundMessageRequired: 'Write a message to the owner.',
+  foundMessageTooLong: "Message can't be more than 500 characters long",
+  foundWhereRequired: 'Say where the pet is now: a place or a ZIP code.',
+  foundWhereTooLong: "Where the pet is can't be more than 200 characters long",
+  verificationAnswerTooLong: "Answer can't be more than 200 characters long",
+  verificationQuestionTooLong: "Question can't be more than 200 characters long",
+  foundReportSent: 'Thank you. We sent your message to the owner.',
+  foundReportSentWithBackups: 'Thank you. We sent your message to the owner, and to their backup contacts if they do not answer.',
+  foundReportsPerPetExceeded: 'This pet has had many messages today. Please call our support line to reach the owner.',
 } as const;
 

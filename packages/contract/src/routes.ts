@@ -23,6 +23,8 @@ export const paths = {
   /** The portal's own legal pages; their text is the operator's (see the server's legal documents). */
   privacy: '/privacy',
   terms: '/terms',
+  /** The finder's form: read with `?pet=<publicId>` or `?chip=<chip number>`. */
+  found: '/found',
   client: '/client',
   clientDashboard: '/client/dashboard',
   clientPets: '/client/pet',
@@ -50,6 +52,8 @@ export const paths = {
   clientProfile: '/client/profile',
   /** Lost pet selection and analytics; followed by a pet id, the lost alert form (`alertFormPath`). */
   clientAddAlert: '/client/add-alert',
+  /** A found report in the owner's inbox: followed by the report id. */
+  clientFoundReports: '/client/found-reports',
   clientMemberPerks: '/client/member-perks',
   clientPerks: '/client/perks',
   admin: '/admin',
