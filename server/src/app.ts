@@ -48,6 +48,8 @@ import { createOpenLookup } from './modules/public/openLookup.js';
 import { openLookupRoutes } from './modules/public/openLookupRoutes.js';
 import { createApiKeyAdministration } from './modules/admin/apiKeys.js';
 import { apiKeyRoutes } from './modules/admin/apiKeyRoutes.js';
+import { foundReportRoutes } from './modules/foundReports/routes.js';
+import { createFoundReports } from './modules/foundReports/report.js';
 import { adminSiteRoutes } from './modules/sites/adminRoutes.js';
 import { createMailLog } from './modules/admin/mailLog.js';
 import { mailLogRoutes } from './modules/admin/mailLogRoutes.js';
@@ -253,6 +255,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         keys: apiKeyGate,
         rateLimitAllowList: config.rateLimitAllowList,
       });
+      await api.register(foundReportRoutes, { foundReports: createFoundReports({ db: database.db, storage, publicUrl: config.publicUrl, publicPages }) });
       await api.register(siteRoutes, { sites, tiles: config.googleMapTiles && createGoogleMapTiles(config.googleMapTiles, app.log) });
       await api.register(paymentRoutes, { payments, localCheckout: provider.name === 'local' });
       await api.register(alertRoutes, { alerts });

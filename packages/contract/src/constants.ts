@@ -57,6 +57,12 @@ export const limits = {
    */
   ownVetReachMiles: 100,
   emailStatsDays: 30,
+  /** The finder's form (/found): the finder's name, message, where the pet is, and the answer to the owner's question. */
+  finderNameMax: 100,
+  foundMessageMax: 500,
+  foundWhereMax: 200,
+  verificationQuestionMax: 200,
+  verificationAnswerMax: 200,
 } as const;
 
 /** Longest data URL an image field takes: base64 of the largest image, plus its `data:image/…;base64,` head. */

@@ -22,3 +22,4 @@ export * from './adminSearch.js';
 export * from './adminRecords.js';
 export * from './texts.js';
 export * from './apiKeys.js';
+export * from './foundReport.js';

@@ -24,6 +24,7 @@ export const mailKinds = {
   'alert-sent': 'Alert sent (to the owner)',
   alert: 'Lost pet alert',
   found: 'Found, thank you',
+  'found-report': 'Found report (to the owner)',
 } as const;
 export type MailKind = keyof typeof mailKinds;
 

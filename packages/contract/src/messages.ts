@@ -225,5 +225,16 @@ export const messages = {
   apiKeyAlreadyRevoked: 'This API key is already revoked.',
   apiKeyIssued: 'API key issued. Copy it now: it is not shown again.',
   apiKeyRevokedDone: 'API key revoked.',
+  // The finder's form (/found) and the owner's verification question: no spec message, the spec's plain tone.
+  finderContactRequired: 'Enter your phone number or email so the owner can reach you.',
+  foundMessageRequired: 'Write a message to the owner.',
+  foundMessageTooLong: "Message can't be more than 500 characters long",
+  foundWhereRequired: 'Say where the pet is now: a place or a ZIP code.',
+  foundWhereTooLong: "Where the pet is can't be more than 200 characters long",
+  verificationAnswerTooLong: "Answer can't be more than 200 characters long",
+  verificationQuestionTooLong: "Question can't be more than 200 characters long",
+  foundReportSent: 'Thank you. We sent your message to the owner.',
+  foundReportSentWithBackups: 'Thank you. We sent your message to the owner, and to their backup contacts if they do not answer.',
+  foundReportsPerPetExceeded: 'This pet has had many messages today. Please call our support line to reach the owner.',
 } as const;
 

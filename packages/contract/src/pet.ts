@@ -127,6 +127,15 @@ const missingPetFields = {
     .transform((v) => (v === '' ? null : v)),
 };
 
+/**
+ * The owner's question about a trait not shown publicly ("What colour is the collar?"), asked on the
+ * finder's form; only the owner sees the answer. Not sent (the lost alert and admin forms): left as it is.
+ */
+export const verificationQuestionField = textField(limits.verificationQuestionMax, messages.verificationQuestionTooLong)
+  .trim()
+  .nullish()
+  .transform((v) => (v === '' ? null : v));
+
 /** The owner's edit form fields (client/pet/update/{id}); the lost alert form builds on them. */
 export const petProfileFields = {
   id: idField(messages.invalidId),
@@ -135,7 +144,9 @@ export const petProfileFields = {
 };
 
 /** The owner's edit form (client/pet/update/{id}) and the lost alert form's first call: PUT Pet/pet-profile and PUT Pet/{id}. */
-export const petProfileSchema = withChipRules(requestObject({ ...petProfileFields, ...missingPetFields }));
+export const petProfileSchema = withChipRules(
+  requestObject({ ...petProfileFields, ...missingPetFields, verificationQuestion: verificationQuestionField.optional() }),
+);
 export type PetProfileInput = z.input<typeof petProfileSchema>;
 export type PetProfile = z.output<typeof petProfileSchema>;
 
@@ -196,6 +207,8 @@ export interface Pet {
   zipCode: string | null;
   incidentDescription: string | null;
   foundDate: string | null;
+  /** The owner's question for finders; null when none is set. */
+  verificationQuestion: string | null;
   chips: Chip[];
   microchip1: string | null;
   isChipActive: boolean;

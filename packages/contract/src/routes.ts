@@ -19,12 +19,12 @@ export const paths = {
   petProfiles: '/pet-profiles',
   /** Followed by the pet's short id: the address printed on collar tags. */
   short: '/short',
-  /** The finder's report form ("Reach the owner"): read with `?pet=` and the pet's public id. */
-  found: '/found',
   notFound: '/404',
   /** The portal's own legal pages; their text is the operator's (see the server's legal documents). */
   privacy: '/privacy',
   terms: '/terms',
+  /** The finder's form: read with `?pet=<publicId>` or `?chip=<chip number>`. */
+  found: '/found',
   client: '/client',
   clientDashboard: '/client/dashboard',
   clientPets: '/client/pet',
@@ -52,6 +52,8 @@ export const paths = {
   clientProfile: '/client/profile',
   /** Lost pet selection and analytics; followed by a pet id, the lost alert form (`alertFormPath`). */
   clientAddAlert: '/client/add-alert',
+  /** A found report in the owner's inbox: followed by the report id. */
+  clientFoundReports: '/client/found-reports',
   clientMemberPerks: '/client/member-perks',
   clientPerks: '/client/perks',
   admin: '/admin',

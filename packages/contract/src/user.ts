@@ -32,6 +32,8 @@ export interface User {
     state: Pick<UserState, 'abbreviation' | 'countryAbbreviation'> | null;
     notifyByEmail: boolean;
     notifyBySms: boolean;
+    /** Found reports are texted to the verified mobile (on unless the owner turned it off). */
+    textFoundReports: boolean;
     isActive: boolean;
     createDate: string;
     settings: { loginRedirectUrl?: string } & Record<string, unknown>;

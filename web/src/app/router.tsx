@@ -70,7 +70,7 @@ export const router = createBrowserRouter([
       { path: paths.healthcheck, lazy: page(() => import('../features/public/HealthCheckPage'), 'HealthCheckPage') },
       // Opened from the link mailed to a new e-mail address, signed in or not.
       { path: paths.confirmEmail, lazy: page(() => import('../features/profile/ConfirmEmailPage'), 'ConfirmEmailPage') },
-      // Spec 4: the access guard always lets these through, signed in or not. The lookup, what finders
+      // Spec 4: the access guard always lets these through, signed in or not (and the finder's form below). The lookup, what finders
       // open most, comes with the app's own script; a profile loads its card when opened.
       { path: paths.microchipLookup, element: <MicrochipLookupPage /> },
       {
@@ -84,6 +84,8 @@ export const router = createBrowserRouter([
         ),
       },
       { path: `${paths.short}/:id`, lazy: page(() => import('../features/public/ShortLinkPage'), 'ShortLinkPage') },
+      // The finder's form ("Reach the owner"), opened from a profile, a short link's page or the lookup.
+      { path: paths.found, lazy: page(() => import('../features/foundReports/FoundReportPage'), 'FoundReportPage') },
       // The support panel's and footers' legal links: public, so guests and owners alike can read them.
       // Loaded when opened: the markdown renderer is needed on these two pages only.
       ...legalDocuments.map((document) => ({

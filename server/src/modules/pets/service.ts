@@ -90,6 +90,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
         zipCode: row.zipCode,
         incidentDescription: row.incidentDescription,
         foundDate: isoTimestamp(row.foundDate),
+        verificationQuestion: row.verificationQuestion,
         chips: petChips,
         microchip1: petChips[0]?.chipId ?? null,
         isChipActive: petChips[0]?.isActive ?? false,
@@ -129,13 +130,17 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
     if (holder && holder.petId !== petId) throw conflict(messages.chipTaken);
   }
 
-  /** The missing pet's details the lost alert form saves first; those not sent stay as they are. */
-  function missingPetValues(input: PetProfile) {
-    const { missingDate, zipCode, incidentDescription } = input;
+  /**
+   * What only some forms send: the missing pet's details the lost alert form saves first, and the
+   * owner's question for finders (the edit form); those not sent stay as they are.
+   */
+  function optionalPetValues(input: PetProfile) {
+    const { missingDate, zipCode, incidentDescription, verificationQuestion } = input;
     return {
       ...(missingDate !== undefined && { missingDate: missingDate === null ? null : new Date(missingDate) }),
       ...(zipCode !== undefined && { zipCode }),
       ...(incidentDescription !== undefined && { incidentDescription }),
+      ...(verificationQuestion !== undefined && { verificationQuestion }),
     };
   }
 
@@ -253,7 +258,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
           if (locked!.deletedAt) throw notFound(messages.notFound);
           if (!mayActFor(session, locked!.userId)) throw forbidden(messages.forbidden);
           const image = keptImage(sent, before.image, locked!.image);
-          await tx.update(pets).set({ ...petValues(input), ...missingPetValues(input), image, updatedAt: new Date() }).where(eq(pets.id, before.id));
+          await tx.update(pets).set({ ...petValues(input), ...optionalPetValues(input), image, updatedAt: new Date() }).where(eq(pets.id, before.id));
           await replaceBreeds(tx, before.id, input.breeds);
           await setChip(tx, session, before.id, input.chipId, input.chipTypeId);
           const more = alsoWithin ? await alsoWithin(tx, before.id) : {};

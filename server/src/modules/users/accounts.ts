@@ -80,6 +80,7 @@ export function createAccounts(deps: { db: Database; sessions: SessionService })
         state: row.state,
         notifyByEmail: u.notifyByEmail,
         notifyBySms: u.notifyBySms,
+        textFoundReports: u.textFoundReports,
         isActive: u.isActive,
         createDate: u.createdAt.toISOString(),
         settings: u.settings,

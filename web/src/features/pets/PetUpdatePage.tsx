@@ -34,6 +34,7 @@ import { recordId } from '../../app/params';
 import { openBillingDashboard } from '../../app/billing';
 import { toast } from '../../app/toast';
 import { CenteredSpinner } from '../../components/CenteredSpinner';
+import { FormTextField } from '../../components/FormTextField';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { useSession } from '../auth/session';
 import { PetShortLink } from '../public/PetShortLink';
@@ -234,6 +235,16 @@ function PetProfileCard({ pet, editing, onEditingChange }: PetProfileCardProps) 
               </ErrorBanner>
             )}
             <PetFields disabled={!editing || update.isPending} storedImageUrl={pet.imageUrl} />
+            <FormTextField
+              control={form.control}
+              name="verificationQuestion"
+              label="Question for a finder (optional)"
+              placeholder="What colour is the collar?"
+              fullWidth
+              disabled={!editing || update.isPending}
+              helperText="Ask about something your pet's public profile does not show. A finder answers it when reporting your pet; only you see the answer."
+              sx={{ mt: 3 }}
+            />
           </CardContent>
           {editing && <EditActions onCancel={cancel} saving={update.isPending} />}
         </Box>

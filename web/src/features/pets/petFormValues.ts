@@ -28,5 +28,6 @@ export function petProfileValues(pet: Pet): DefaultValues<PetProfileInput> {
     chipTypeId: chip?.chipTypeId ?? null,
     speciesId: pet.speciesId ?? undefined,
     shareContactInfo: pet.shareContactInfo,
+    verificationQuestion: pet.verificationQuestion ?? '',
   };
 }

@@ -11,7 +11,7 @@ export type AccountValues = Omit<ProfileInput, 'photo' | 'currentPassword'>;
 
 type NameValues = Pick<AccountValues, 'firstName' | 'lastName'>;
 type AddressValues = Pick<AccountValues, 'address1' | 'address2' | 'city' | 'stateId' | 'zipcode'>;
-type NotificationValues = Pick<AccountValues, 'notifyByEmail' | 'notifyBySms'>;
+type NotificationValues = Pick<AccountValues, 'notifyByEmail' | 'notifyBySms' | 'textFoundReports'>;
 
 /** A stored account as the values of the fields both forms share. */
 export function accountFormValues({ data }: User): AccountValues {
@@ -27,6 +27,7 @@ export function accountFormValues({ data }: User): AccountValues {
     zipcode: data.zipcode ?? '',
     notifyByEmail: data.notifyByEmail,
     notifyBySms: data.notifyBySms,
+    textFoundReports: data.textFoundReports,
   };
 }
 
@@ -111,7 +112,7 @@ export function AddressFields<T extends AddressValues, C, O>({ control, ...props
   );
 }
 
-/** The e-mail and SMS notification switches, as grid items of the surrounding form's grid. */
+/** The e-mail and SMS notification switches and the found reports' texts, as grid items of the surrounding form's grid. */
 export function NotificationSwitches<T extends NotificationValues, C, O>({ control, disabled }: AccountFieldsProps<T, C, O>) {
   const fields = narrowed<NotificationValues>(control);
   return (
@@ -121,6 +122,15 @@ export function NotificationSwitches<T extends NotificationValues, C, O>({ contr
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>
         <FormCheckbox control={fields} name="notifyBySms" label="SMS notifications" variant="switch" disabled={disabled} />
+      </Grid>
+      <Grid size={12}>
+        <FormCheckbox
+          control={fields}
+          name="textFoundReports"
+          label="Text me when someone reports finding my pet"
+          variant="switch"
+          disabled={disabled}
+        />
       </Grid>
     </>
   );
