@@ -21,3 +21,4 @@ export * from './mailLog.js';
 export * from './adminSearch.js';
 export * from './adminRecords.js';
 export * from './texts.js';
+export * from './foundInbox.js';

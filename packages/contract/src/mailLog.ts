@@ -24,6 +24,8 @@ export const mailKinds = {
   'alert-sent': 'Alert sent (to the owner)',
   alert: 'Lost pet alert',
   found: 'Found, thank you',
+  'finder-contact': "Owner's number (to the finder)",
+  'found-report-vet': "Found report (to the pet's vet)",
 } as const;
 export type MailKind = keyof typeof mailKinds;
 

@@ -216,5 +216,12 @@ export const messages = {
   ownAccountDisable: 'You cannot disable your own account.',
   administratorAccountProtected: "An administrator's email and access can only be changed by that administrator, on their profile page.",
   transferAccountInactive: "The new owner's account is disabled. Enable it before transferring the pet.",
+  // The owner's inbox of found reports (issue 19; no spec text).
+  finderNoteTooLong: "Your note can't be more than 200 characters long",
+  phoneNeededToShare: 'Add your mobile phone number to your profile first, then share it with the finder.',
+  phoneAlreadyShared: 'You already shared your phone number with this finder.',
+  finderUnreachable: 'This finder left no phone number or e-mail the portal can reach.',
+  phoneShared: 'Your phone number is on its way to the finder.',
+  reunited: 'Marked as reunited. Welcome home!',
 } as const;
 

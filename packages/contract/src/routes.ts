@@ -51,6 +51,8 @@ export const paths = {
   /** Lost pet selection and analytics; followed by a pet id, the lost alert form (`alertFormPath`). */
   clientAddAlert: '/client/add-alert',
   clientMemberPerks: '/client/member-perks',
+  /** The owner's inbox of found reports; followed by a report id, that report. */
+  clientFoundReports: '/client/found-reports',
   clientPerks: '/client/perks',
   admin: '/admin',
   adminDashboard: '/admin-dashboard',
