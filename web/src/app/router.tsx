@@ -115,6 +115,8 @@ export const router = createBrowserRouter([
               { path: paths.clientPerks, lazy: page(() => import('../features/perks/PerksPage'), 'PerksPage') },
               { path: paths.clientMemberPerks, lazy: page(() => import('../features/perks/PerksPage'), 'PerksPage') },
               { path: paths.billing, lazy: page(() => import('../features/payments/BillingPage'), 'BillingPage') },
+              { path: paths.clientFoundReports, lazy: page(() => import('../features/foundReports/FoundReportsPage'), 'FoundReportsPage') },
+              { path: `${paths.clientFoundReports}/:id`, lazy: page(() => import('../features/foundReports/FoundReportPage'), 'FoundReportPage') },
               {
                 path: `${paths.clientAddVet}/:petId?`,
                 lazy: page(() => import('../features/vets/VetSearchPage'), 'VetSearchPage'),
