@@ -237,7 +237,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(siteRoutes, { sites, tiles: config.googleMapTiles && createGoogleMapTiles(config.googleMapTiles, app.log) });
       await api.register(paymentRoutes, { payments, localCheckout: provider.name === 'local' });
       await api.register(alertRoutes, { alerts });
-      const inbox = createFoundInbox({ db: database.db });
+      const inbox = createFoundInbox({ db: database.db, storage });
       await api.register(foundInboxRoutes, { inbox, sharing: createPhoneSharing({ db: database.db, inbox }) });
       await api.register(adminSiteRoutes, {
         directory: createSiteDirectory({ db: database.db }),

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { messages, type AuthResult, type FoundReport, type FoundReportList, type PetAlert, type PublicProfile } from '@petreg/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,7 +121,7 @@ describe('the inbox', () => {
       finderPhone: newer.finderPhone,
       finderEmail: newer.finderEmail,
       message: 'Found near the park.\nShe is fine, eating now.',
-      photoUrl: `/api/v2/pet/pet-images/${'b'.repeat(32)}.jpg`,
+      photoUrl: `/api/v2/found-reports/${newer.id}/photo`,
       question: 'What colour is the collar?',
       answer: 'Red, with a bell',
       opened: true,
@@ -142,6 +144,33 @@ describe('the inbox', () => {
     await db().update(pets).set({ deletedAt: new Date() }).where(eq(pets.id, owner.pet.id));
     expect((await list(owner.token)).body.result).toMatchObject({ unread: 0, items: [{ id: newer.id }] });
     expect((await open(older.id, owner.token)).status).toBe(404);
+  });
+});
+
+describe('GET found-reports/{id}/photo', () => {
+  it("shows the finder's photo to the owner only, never to be kept by a shared cache", async () => {
+    const owner = await ownerWithPet();
+    const name = `${'c'.repeat(31)}${finderCounter % 10}.jpg`;
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
+    mkdirSync(join(ctx.outboxDir, 'uploads', 'found-report-images'), { recursive: true });
+    writeFileSync(join(ctx.outboxDir, 'uploads', 'found-report-images', name), jpeg);
+    const report = await insertReport(owner.pet.id, { photo: name });
+    const without = await insertReport(owner.pet.id);
+    const stranger = await signUpOwner(ctx.app);
+    const photo = (token?: string, id = report.id) =>
+      ctx.app.inject({ method: 'GET', url: `/api/v2/found-reports/${id}/photo`, headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+    const mine = await photo(owner.token);
+    expect(mine.statusCode).toBe(200);
+    expect(mine.headers['content-type']).toBe('image/jpeg');
+    expect(mine.headers['cache-control']).toBe('private, max-age=86400');
+    expect(mine.rawPayload.equals(jpeg)).toBe(true);
+    expect((await photo(stranger.token)).statusCode).toBe(404);
+    expect((await photo(admin.token)).statusCode).toBe(404);
+    expect((await photo()).statusCode).toBe(401);
+    expect((await photo(owner.token, without.id)).statusCode).toBe(404);
+    // Not served by the public route of pets' photos.
+    expect((await ctx.app.inject({ method: 'GET', url: `/api/v2/pet/pet-images/${name}` })).statusCode).toBe(404);
   });
 });
 

@@ -9,7 +9,8 @@ const MAX_EDGE_PX = 1600;
 /** Name of stored images: random, so a pet's photo cannot be found by guessing. */
 const STORED_NAME = /^[a-f0-9]{32}\.jpg$/;
 
-export const imageFolders = { pets: 'pet-images', users: 'user-images' } as const;
+/** Finders' photos are the owner's to see only: no public route serves their folder. */
+export const imageFolders = { pets: 'pet-images', users: 'user-images', foundReports: 'found-report-images' } as const;
 
 /** Where the API serves each folder's images (GET pet/pet-images/{file}, GET Users/user-images/{file}). */
 const imageRoutes = { pets: `${API_BASE}/pet/pet-images`, users: `${API_BASE}/Users/user-images` } as const;

@@ -1,6 +1,7 @@
-import { foundReportsListMax, messages, type FoundReport, type FoundReportList, type FoundReportSummary } from '@petreg/contract';
+import { API_BASE, foundReportsListMax, messages, type FoundReport, type FoundReportList, type FoundReportSummary } from '@petreg/contract';
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import { imageUrl } from '../../adapters/storage/images.js';
+import type { FileStorage } from '../../adapters/storage/index.js';
+import { imageFolders, imageUrl, isStoredImageName } from '../../adapters/storage/images.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { foundReports, pets } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
@@ -51,8 +52,8 @@ function toReport(row: ReportRow & { petName: string; petImage: string | null })
     finderPhone: row.finderPhone,
     finderEmail: row.finderEmail,
     message: row.message,
-    // The finder's photo is stored like pets' photos: under a random name, served by GET pet/pet-images/{file}.
-    photoUrl: imageUrl('pets', row.photo),
+    // The finder's photo is the owner's to see only: served to the signed-in owner, never publicly.
+    photoUrl: row.photo ? `${API_BASE}/found-reports/${row.id}/photo` : null,
     question: row.question,
     answer: row.answer,
     openedAt: iso(row.openedAt),
@@ -75,8 +76,8 @@ export async function findOwnReport(db: Database | Transaction, session: Session
 }
 
 /** The owner's side of found reports: the inbox, a report opened, and "Mark as reunited". */
-export function createFoundInbox(deps: { db: Database }) {
-  const { db } = deps;
+export function createFoundInbox(deps: { db: Database; storage: FileStorage }) {
+  const { db, storage } = deps;
 
   const unreadCount = async (session: Session) => {
     const [row] = await db
@@ -101,6 +102,12 @@ export function createFoundInbox(deps: { db: Database }) {
         .orderBy(desc(foundReports.createdAt), desc(foundReports.id))
         .limit(foundReportsListMax);
       return { items: rows.map(toSummary), unread: await unreadCount(session) };
+    },
+
+    /** GET found-reports/{id}/photo: the finder's photo, to the owner only; null when the report has none. */
+    async photo(session: Session, id: number): Promise<Buffer | null> {
+      const { photo } = await findOwnReport(db, session, id);
+      return photo && isStoredImageName(photo) ? storage.get(imageFolders.foundReports, photo) : null;
     },
 
     /** GET found-reports/unread-count: the shell's badge. */

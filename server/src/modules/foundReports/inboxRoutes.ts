@@ -1,4 +1,4 @@
-import { idParams, sharePhoneSchema } from '@petreg/contract';
+import { failure, idParams, messages, sharePhoneSchema } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { answer, perUser } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
@@ -24,6 +24,13 @@ export const foundInboxRoutes: FastifyPluginAsyncZod<{ inbox: FoundInbox; sharin
   app.get('/found-reports/:id', { schema: { tags, params: idParams }, config: { auth: 'signedIn' } }, async (request) =>
     answer(await inbox.open(sessionOf(request), request.params.id)),
   );
+
+  // Not cached by shared caches: the photo is the owner's only. Its report never changes it.
+  app.get('/found-reports/:id/photo', { schema: { tags, params: idParams }, config: { auth: 'signedIn' } }, async (request, reply) => {
+    const photo = await inbox.photo(sessionOf(request), request.params.id);
+    if (!photo) return reply.status(404).send(failure([messages.notFound]));
+    return reply.type('image/jpeg').header('cache-control', 'private, max-age=86400').send(photo);
+  });
 
   app.post(
     '/found-reports/:id/share-phone',

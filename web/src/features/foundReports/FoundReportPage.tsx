@@ -17,7 +17,7 @@ import { toast } from '../../app/toast';
 import { CenteredSpinner } from '../../components/CenteredSpinner';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
-import { useFoundReport, useMarkReunited } from './api';
+import { useFinderPhoto, useFoundReport, useMarkReunited } from './api';
 import { SharePhoneDialog } from './SharePhoneDialog';
 
 /** client/found-reports/{id}: one finder's report, opened (which stops its escalation). */
@@ -48,9 +48,7 @@ function Report({ id }: { id: number }) {
             <Section title="The finder's message">
               <Typography sx={finderText}>{r.message}</Typography>
             </Section>
-            {r.photoUrl && (
-              <Box component="img" src={r.photoUrl} alt={`Photo of ${r.petName} from the finder`} sx={{ width: '100%', maxHeight: 420, objectFit: 'contain', borderRadius: 2, bgcolor: 'grey.100' }} />
-            )}
+            <FinderPhoto report={r} />
             <Section title="Where the pet is now">
               <Typography sx={finderText}>{r.location}</Typography>
             </Section>
@@ -73,6 +71,19 @@ function Report({ id }: { id: number }) {
         </Grid>
       </Grid>
     </Box>
+  );
+}
+
+function FinderPhoto({ report }: { report: FoundReport }) {
+  const src = useFinderPhoto(report.photoUrl);
+  if (!src) return null;
+  return (
+    <Box
+      component="img"
+      src={src}
+      alt={`Photo of ${report.petName} from the finder`}
+      sx={{ width: '100%', maxHeight: 420, objectFit: 'contain', borderRadius: 2, bgcolor: 'grey.100' }}
+    />
   );
 }
 

@@ -1,6 +1,7 @@
 import type { FoundReport, FoundReportList, FoundReportUnread, SharePhoneInput } from '@petreg/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../app/api';
+import { useEffect, useMemo } from 'react';
+import { accessToken, api, ApiError } from '../../app/api';
 
 const inboxKey = ['found-reports'] as const;
 const listKey = [...inboxKey, 'list'] as const;
@@ -58,3 +59,25 @@ export const useSharePhone = (id: number) =>
   useReportAction(id, (input: SharePhoneInput) => api.post<FoundReport>(`found-reports/${id}/share-phone`, input));
 
 export const useMarkReunited = (id: number) => useReportAction(id, () => api.post<FoundReport>(`found-reports/${id}/reunited`));
+
+/**
+ * The finder's photo, which only the signed-in owner may fetch (an <img> cannot send the bearer
+ * token): fetched as a blob, shown through an object URL released when the page leaves it.
+ */
+export function useFinderPhoto(url: string | null): string | null {
+  const photo = useQuery({
+    queryKey: [...inboxKey, 'photo', url],
+    queryFn: async ({ signal }) => {
+      const token = accessToken.get();
+      const response = await fetch(url!, { headers: token ? { Authorization: `Bearer ${token}` } : {}, signal });
+      if (!response.ok) throw new ApiError(response.status, []);
+      return response.blob();
+    },
+    enabled: url !== null,
+    staleTime: Infinity,
+    retry: false,
+  });
+  const src = useMemo(() => (photo.data ? URL.createObjectURL(photo.data) : null), [photo.data]);
+  useEffect(() => () => (src ? URL.revokeObjectURL(src) : undefined), [src]);
+  return src;
+}
