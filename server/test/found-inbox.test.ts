@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { messages, type AuthResult, type FoundReport, type FoundReportList, type PetAlert, type PublicProfile } from '@petreg/contract';
+import { messages, type AuthResult, type FoundReportDetail, type FoundReportList, type PetAlert, type PublicProfile } from '@petreg/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertEmails, backupContacts, foundReports, mailOutbox, petAlerts, pets, sitePets, sites, textOutbox, users } from '../src/db/schema.js';
@@ -51,10 +51,10 @@ async function ownerWithPet() {
 }
 
 const list = (token?: string) => call<FoundReportList>(ctx.app, 'GET', 'found-reports', { token });
-const open = (id: number, token?: string) => call<FoundReport>(ctx.app, 'GET', `found-reports/${id}`, { token });
+const open = (id: number, token?: string) => call<FoundReportDetail>(ctx.app, 'GET', `found-reports/${id}`, { token });
 const share = (id: number, token?: string, note?: string) =>
-  call<FoundReport>(ctx.app, 'POST', `found-reports/${id}/share-phone`, { token, body: note === undefined ? {} : { note } });
-const reunited = (id: number, token?: string) => call<FoundReport>(ctx.app, 'POST', `found-reports/${id}/reunited`, { token });
+  call<FoundReportDetail>(ctx.app, 'POST', `found-reports/${id}/share-phone`, { token, body: note === undefined ? {} : { note } });
+const reunited = (id: number, token?: string) => call<FoundReportDetail>(ctx.app, 'POST', `found-reports/${id}/reunited`, { token });
 const textsTo = (recipient: string) => db().select().from(textOutbox).where(eq(textOutbox.recipient, recipient));
 const mailsTo = (recipient: string) => db().select().from(mailOutbox).where(eq(mailOutbox.recipient, recipient));
 

@@ -43,7 +43,7 @@ export interface FoundReportUnread {
 }
 
 /** GET found-reports/{id}: one report, everything the finder sent and what became of it. */
-export interface FoundReport extends FoundReportSummary {
+export interface FoundReportDetail extends FoundReportSummary {
   finderPhone: string | null;
   finderEmail: string | null;
   /** The finder's words, plain text, line breaks kept. */

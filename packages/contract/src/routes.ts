@@ -50,9 +50,9 @@ export const paths = {
   clientProfile: '/client/profile',
   /** Lost pet selection and analytics; followed by a pet id, the lost alert form (`alertFormPath`). */
   clientAddAlert: '/client/add-alert',
-  clientMemberPerks: '/client/member-perks',
-  /** The owner's inbox of found reports; followed by a report id, that report. */
+  /** A found report in the owner's inbox: followed by the report id. */
   clientFoundReports: '/client/found-reports',
+  clientMemberPerks: '/client/member-perks',
   clientPerks: '/client/perks',
   admin: '/admin',
   adminDashboard: '/admin-dashboard',

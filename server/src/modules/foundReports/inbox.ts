@@ -1,4 +1,4 @@
-import { API_BASE, foundReportsListMax, messages, type FoundReport, type FoundReportList, type FoundReportSummary } from '@petreg/contract';
+import { API_BASE, foundReportsListMax, messages, type FoundReportDetail, type FoundReportList, type FoundReportSummary } from '@petreg/contract';
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { FileStorage } from '../../adapters/storage/index.js';
 import { imageFolders, imageUrl, isStoredImageName } from '../../adapters/storage/images.js';
@@ -46,7 +46,7 @@ function toSummary(row: Pick<ReportRow, 'id' | 'petId' | 'finderName' | 'locatio
   };
 }
 
-function toReport(row: ReportRow & { petName: string; petImage: string | null }): FoundReport {
+function toReport(row: ReportRow & { petName: string; petImage: string | null }): FoundReportDetail {
   return {
     ...toSummary(row),
     finderPhone: row.finderPhone,
@@ -116,7 +116,7 @@ export function createFoundInbox(deps: { db: Database; storage: FileStorage }) {
     },
 
     /** GET found-reports/{id}: the report, marked opened the first time, which stops its escalation. */
-    async open(session: Session, id: number): Promise<FoundReport> {
+    async open(session: Session, id: number): Promise<FoundReportDetail> {
       const report = await findOwnReport(db, session, id);
       if (report.openedAt) return toReport(report);
       const [opened] = await db
@@ -132,7 +132,7 @@ export function createFoundInbox(deps: { db: Database; storage: FileStorage }) {
      * it (the alert's recipients are thanked), and every report of the pet is settled, so none of
      * them goes on to the backup contacts or the vets. Marking it again changes nothing.
      */
-    async reunited(session: Session, id: number): Promise<FoundReport> {
+    async reunited(session: Session, id: number): Promise<FoundReportDetail> {
       const report = await findOwnReport(db, session, id);
       await db.transaction(async (tx) => {
         await endOpenAlert(tx, report.petId);

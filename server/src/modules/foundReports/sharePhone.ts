@@ -1,4 +1,4 @@
-import { formatPhone, messages, normalisePhone, oneLine, type FoundReport } from '@petreg/contract';
+import { formatPhone, messages, normalisePhone, oneLine, type FoundReportDetail } from '@petreg/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { foundReports, mailOutbox, users } from '../../db/schema.js';
@@ -57,7 +57,7 @@ export type PhoneSharing = ReturnType<typeof createPhoneSharing>;
 export function createPhoneSharing(deps: { db: Database; inbox: FoundInbox }) {
   const { db, inbox } = deps;
   return {
-    async sharePhone(session: Session, id: number, input: { note: string }): Promise<FoundReport> {
+    async sharePhone(session: Session, id: number, input: { note: string }): Promise<FoundReportDetail> {
       const report = await findOwnReport(db, session, id);
       if (report.phoneSharedAt) throw conflict(messages.phoneAlreadyShared);
       const [owner] = await db.select({ firstName: users.firstName, phoneNumber: users.phoneNumber }).from(users).where(eq(users.id, session.userId));

@@ -5,7 +5,7 @@ import {
   messages,
   normalisePhone,
   paths,
-  type FoundReport,
+  type FoundReportDetail,
 } from '@petreg/contract';
 import { CheckCircle, Email, Phone, WarningAmber } from '@mui/icons-material';
 import { Alert, Box, Button, Card, CardContent, Grid, Link, Stack, Typography } from '@mui/material';
@@ -74,7 +74,7 @@ function Report({ id }: { id: number }) {
   );
 }
 
-function FinderPhoto({ report }: { report: FoundReport }) {
+function FinderPhoto({ report }: { report: FoundReportDetail }) {
   const src = useFinderPhoto(report.photoUrl);
   if (!src) return null;
   return (
@@ -101,7 +101,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /** The finder's name and contact: a phone opens the dialler, an e-mail the mail app. */
-function FinderContact({ report }: { report: FoundReport }) {
+function FinderContact({ report }: { report: FoundReportDetail }) {
   const phone = report.finderPhone && normalisePhone(report.finderPhone);
   const email = report.finderEmail && /^[^\s@?&#]+@[^\s@?&#]+$/.test(report.finderEmail) ? report.finderEmail : null;
   return (
@@ -127,7 +127,7 @@ function FinderContact({ report }: { report: FoundReport }) {
 }
 
 /** What the owner can do: share the phone once, mark the pet reunited; and who else was told. */
-function Answers({ report }: { report: FoundReport }) {
+function Answers({ report }: { report: FoundReportDetail }) {
   const [sharing, setSharing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const reunite = useMarkReunited(report.id);

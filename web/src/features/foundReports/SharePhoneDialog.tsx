@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { finderNoteMax, formatPhone, messages, paths, sharePhoneSchema, type FoundReport } from '@petreg/contract';
+import { finderNoteMax, formatPhone, messages, paths, sharePhoneSchema, type FoundReportDetail } from '@petreg/contract';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Link, Stack } from '@mui/material';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
@@ -10,7 +10,7 @@ import { useSession } from '../auth/session';
 import { useSharePhone } from './api';
 
 /** Share my phone with this finder: the owner's number and a line, texted (or e-mailed) to the finder once. */
-export function SharePhoneDialog({ report, onClose }: { report: FoundReport; onClose: () => void }) {
+export function SharePhoneDialog({ report, onClose }: { report: FoundReportDetail; onClose: () => void }) {
   const { user } = useSession();
   const share = useSharePhone(report.id);
   const { control, handleSubmit } = useForm({ resolver: zodResolver(sharePhoneSchema), defaultValues: { note: '' } });

@@ -1,4 +1,4 @@
-import type { FoundReport, FoundReportList, FoundReportUnread, SharePhoneInput } from '@petreg/contract';
+import type { FoundReportDetail, FoundReportList, FoundReportUnread, SharePhoneInput } from '@petreg/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { accessToken, api, ApiError } from '../../app/api';
@@ -36,7 +36,7 @@ export function useFoundReport(id: number) {
   return useQuery({
     queryKey: reportKey(id),
     queryFn: async ({ signal }) => {
-      const report = await api.get<FoundReport>(`found-reports/${id}`, { signal });
+      const report = await api.get<FoundReportDetail>(`found-reports/${id}`, { signal });
       void queryClient.invalidateQueries({ queryKey: listKey });
       void queryClient.invalidateQueries({ queryKey: unreadKey });
       return report;
@@ -46,7 +46,7 @@ export function useFoundReport(id: number) {
 }
 
 /** An action on a report that answers the report as it now stands. */
-function useReportAction<Input>(id: number, call: (input: Input) => Promise<FoundReport>) {
+function useReportAction<Input>(id: number, call: (input: Input) => Promise<FoundReportDetail>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: call,
@@ -56,9 +56,9 @@ function useReportAction<Input>(id: number, call: (input: Input) => Promise<Foun
 }
 
 export const useSharePhone = (id: number) =>
-  useReportAction(id, (input: SharePhoneInput) => api.post<FoundReport>(`found-reports/${id}/share-phone`, input));
+  useReportAction(id, (input: SharePhoneInput) => api.post<FoundReportDetail>(`found-reports/${id}/share-phone`, input));
 
-export const useMarkReunited = (id: number) => useReportAction(id, () => api.post<FoundReport>(`found-reports/${id}/reunited`));
+export const useMarkReunited = (id: number) => useReportAction(id, () => api.post<FoundReportDetail>(`found-reports/${id}/reunited`));
 
 /**
  * The finder's photo, which only the signed-in owner may fetch (an <img> cannot send the bearer
