@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { createOwner, expect, randomChip, signIn, test } from './fixtures';
+import { createOwner, expect, payThroughApi, randomChip, signIn, test } from './fixtures';
 import { dogRegistration, type RegistrationChoices } from './registration';
 
 const finderPhone = '+13145550142';
@@ -73,6 +73,8 @@ test.describe('[FOUND REPORTS]', () => {
     const question = { id: (await created.json()).result.pet.id, name, speciesId, sex, dob, breeds: [], chipId: chip, confirmChip: chip, chipTypeId };
     const asked = await request.put('/api/v2/Pet/pet-profile', { headers, data: { ...question, verificationQuestion: 'What colour is her collar?' } });
     expect(asked.status(), await asked.text()).toBe(200);
+    // Registered: the lookup knows the chip, so a finder can report it.
+    await payThroughApi(request, owner, question.id, true);
 
     await page.goto('/sign-in');
     await reportFound(request, chip, await finderPhoto(page));
@@ -87,6 +89,11 @@ test.describe('[FOUND REPORTS]', () => {
     const item = card.getByRole('link', { name: 'Juniper found by Sam <b>Finder</b>, not opened yet' });
     await expect(item).toContainText('New');
     await page.screenshot({ path: '/tmp/inbox-dashboard.png', fullPage: true });
+    // At phone size the menu folds away: its button carries the badge.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByRole('button', { name: 'Open navigation, 1 found report not opened' })).toBeVisible();
+    await page.screenshot({ path: '/tmp/inbox-dashboard-390.png' });
+    await page.setViewportSize({ width: 1280, height: 720 });
 
     await item.click();
     await expect(page).toHaveURL(/\/client\/found-reports\/\d+$/);
@@ -101,7 +108,7 @@ test.describe('[FOUND REPORTS]', () => {
     await expect(message.locator('a, img, b')).toHaveCount(0);
     await expect(page.getByRole('region', { name: 'Where the pet is now' })).toContainText('Corner of 5th and Main, 63101');
     await expect(page.getByRole('region', { name: 'Your question' })).toContainText("The finder's answer: Red, with a bell");
-    const finder = page.getByRole('region', { name: 'The finder' });
+    const finder = page.getByRole('region', { name: 'The finder', exact: true });
     await expect(finder).toContainText('Sam <b>Finder</b>');
     await expect(finder.getByRole('link', { name: '(314) 555 - 0142' })).toHaveAttribute('href', `tel:${finderPhone}`);
     await expect(page.getByRole('img', { name: 'Photo of Juniper from the finder' })).toHaveAttribute('src', /^blob:/);

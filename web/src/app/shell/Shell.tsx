@@ -55,7 +55,7 @@ export function Shell() {
         <Toolbar sx={{ gap: 1 }}>
           <IconButton
             edge="start"
-            aria-label={unread > 0 ? `Open navigation, ${unread} found reports not opened` : 'Open navigation'}
+            aria-label={unread > 0 ? `Open navigation, ${unread} found report${unread === 1 ? '' : 's'} not opened` : 'Open navigation'}
             onClick={() => setNavOpen(true)}
             sx={{ display: { md: 'none' } }}
           >

@@ -15,7 +15,7 @@ export function FoundReportItems({ reports }: { reports: FoundReportSummary[] })
               component={RouterLink}
               to={withId(paths.clientFoundReports, report.id)}
               aria-label={`${report.petName} found by ${report.finderName}${unread ? ', not opened yet' : ''}`}
-              sx={{ alignItems: 'flex-start', gap: 1, borderRadius: 1 }}
+              sx={{ alignItems: 'flex-start', borderRadius: 1 }}
             >
               <ListItemAvatar sx={{ mt: 0.5 }}>
                 <Avatar src={report.petImageUrl ?? undefined} alt="" sx={{ bgcolor: 'primary.light' }}>
@@ -24,16 +24,22 @@ export function FoundReportItems({ reports }: { reports: FoundReportSummary[] })
               </ListItemAvatar>
               <ListItemText
                 primary={`${report.petName} found by ${report.finderName}`}
-                secondary={`${report.location} · ${formatDateTime(report.createdAt)}`}
+                secondary={
+                  <>
+                    {`${report.location} · ${formatDateTime(report.createdAt)}`}
+                    {(unread || report.reunited) && (
+                      <Stack component="span" direction="row" spacing={0.5} sx={{ mt: 0.5 }}>
+                        {unread && <Chip component="span" size="small" color="error" label="New" />}
+                        {report.reunited && <Chip component="span" size="small" color="success" variant="outlined" label="Reunited" />}
+                      </Stack>
+                    )}
+                  </>
+                }
                 slotProps={{
                   primary: { sx: { fontWeight: unread ? 700 : 400, overflowWrap: 'anywhere' } },
                   secondary: { sx: { overflowWrap: 'anywhere' } },
                 }}
               />
-              <Stack direction="row" spacing={0.5} sx={{ mt: 0.5, flexShrink: 0 }}>
-                {unread && <Chip size="small" color="error" label="New" />}
-                {report.reunited && <Chip size="small" color="success" variant="outlined" label="Reunited" />}
-              </Stack>
             </ListItemButton>
           </ListItem>
         );
