@@ -37,6 +37,9 @@ import { adminSearchRoutes } from './modules/admin/searchRoutes.js';
 import { alertRoutes } from './modules/alerts/routes.js';
 import { createAlertService } from './modules/alerts/service.js';
 import { contactRoutes } from './modules/contacts/routes.js';
+import { createFoundInbox } from './modules/foundReports/inbox.js';
+import { foundInboxRoutes } from './modules/foundReports/inboxRoutes.js';
+import { createPhoneSharing } from './modules/foundReports/sharePhone.js';
 import { createContactService } from './modules/contacts/service.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { createPaymentService, type PaymentService } from './modules/payments/service.js';
@@ -259,6 +262,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(siteRoutes, { sites, tiles: config.googleMapTiles && createGoogleMapTiles(config.googleMapTiles, app.log) });
       await api.register(paymentRoutes, { payments, localCheckout: provider.name === 'local' });
       await api.register(alertRoutes, { alerts });
+      const inbox = createFoundInbox({ db: database.db, storage });
+      await api.register(foundInboxRoutes, { inbox, sharing: createPhoneSharing({ db: database.db, inbox }) });
       await api.register(adminSiteRoutes, {
         directory: createSiteDirectory({ db: database.db }),
         siteImport: createSiteImport({ db: database.db }),

@@ -58,6 +58,13 @@ const googleTiles = { url: `${API_BASE}/site/map-tile/{z}/{x}/{y}`, attribution:
 
 const isTileTemplate = (v: string) => ['{z}', '{x}', '{y}'].every((part) => v.includes(part)) && z.url().safeParse(v.replaceAll(/[{}]/g, '')).success;
 
+/** A delay of the found reports' escalation, in whole minutes: at least one, at most a week. */
+const escalationMinutes = z.coerce
+  .number()
+  .int('must be a whole number of minutes')
+  .min(1, 'must be from 1 to 10080 minutes (a week)')
+  .max(7 * 24 * 60, 'must be from 1 to 10080 minutes (a week)');
+
 /** Every environment variable the server reads, with its embedded default. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -121,6 +128,9 @@ const envSchema = z.object({
     .default('')
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
   TRUST_PROXY: trustProxy,
+  // A found report nobody opened: minutes until the backup contacts are texted, and until the pet's vets are e-mailed.
+  FOUND_REPORT_BACKUP_AFTER_MINUTES: escalationMinutes.default(15),
+  FOUND_REPORT_VETS_AFTER_MINUTES: escalationMinutes.default(120),
 });
 
 /** The variables by name, as strings, the way the process environment gives them. */
@@ -173,6 +183,8 @@ export interface Config {
   trustProxy: number | string[] | false;
   /** Client addresses exempt from rate limits (a monitoring probe, the benchmark). */
   rateLimitAllowList: string[];
+  /** How long a found report may stay unopened before the backup contacts, then the pet's vets, are told. */
+  foundReportEscalation: { backupAfterMinutes: number; vetsAfterMinutes: number };
 }
 
 export class ConfigError extends Error {}
@@ -236,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logFormat: e.LOG_FORMAT === 'auto' ? (process.stdout.isTTY ? 'pretty' : 'json') : e.LOG_FORMAT,
     trustProxy: e.TRUST_PROXY,
     rateLimitAllowList: e.RATE_LIMIT_ALLOWLIST,
+    foundReportEscalation: { backupAfterMinutes: e.FOUND_REPORT_BACKUP_AFTER_MINUTES, vetsAfterMinutes: e.FOUND_REPORT_VETS_AFTER_MINUTES },
   };
 }
 

@@ -27,7 +27,7 @@ async function main() {
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'mail') });
   const texter = createFileTexter(join(config.dataDir, 'sms'));
   const app = await buildApp({ config, database, mailer, jwtSecret });
-  const stopWorker = startWorker(app, database.db, mailer, texter, alertMailSettingsOf(config));
+  const stopWorker = startWorker(app, database.db, mailer, texter, alertMailSettingsOf(config), config.foundReportEscalation);
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -18,6 +18,14 @@ describe('configuration', () => {
     expect(config.dataDir).toBe(join(process.cwd(), 'data'));
   });
 
+  it('escalates an unopened found report after 15 minutes and 2 hours unless told otherwise', () => {
+    expect(loadConfig({}).foundReportEscalation).toEqual({ backupAfterMinutes: 15, vetsAfterMinutes: 120 });
+    expect(loadConfig({ FOUND_REPORT_BACKUP_AFTER_MINUTES: '5', FOUND_REPORT_VETS_AFTER_MINUTES: '60' }).foundReportEscalation).toEqual({
+      backupAfterMinutes: 5,
+      vetsAfterMinutes: 60,
+    });
+  });
+
   it('follows PORT in the default public address', () => {
     expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
   });
@@ -41,6 +49,9 @@ describe('configuration', () => {
     [{ TRUST_PROXY: '10.0.0.1, lb.internal' }, /^Invalid configuration: TRUST_PROXY must be a hop count/],
     [{ MAP_TILE_URL: 'https://tile.example.org/tiles.png' }, /^Invalid configuration: MAP_TILE_URL must be a tile address with \{z\}, \{x\} and \{y\}/],
     [{ MAP_TILE_URL: 'tiles/{z}/{x}/{y}.png' }, /^Invalid configuration: MAP_TILE_URL must be a tile address/],
+    [{ FOUND_REPORT_BACKUP_AFTER_MINUTES: '0' }, /^Invalid configuration: FOUND_REPORT_BACKUP_AFTER_MINUTES must be from 1 to 10080 minutes/],
+    [{ FOUND_REPORT_VETS_AFTER_MINUTES: '1.5' }, /^Invalid configuration: FOUND_REPORT_VETS_AFTER_MINUTES must be a whole number of minutes/],
+    [{ FOUND_REPORT_VETS_AFTER_MINUTES: '20000' }, /^Invalid configuration: FOUND_REPORT_VETS_AFTER_MINUTES must be from 1 to 10080 minutes/],
   ])('stops with one line naming the variable for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

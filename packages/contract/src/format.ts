@@ -8,6 +8,11 @@ export function formatDate(value: string | Date | null | undefined): string {
   return value ? dayjs(value).format('MM/DD/YYYY') : '';
 }
 
+/** A moment in the reader's time zone, as the portal's screens show it: 11/25/2026 7:05 PM. */
+export function formatDateTime(value: string | Date): string {
+  return dayjs(value).format('MM/DD/YYYY h:mm A');
+}
+
 /** Dates sent to the API: YYYY-MM-DD, or null. */
 export function toApiDate(value: string | Date | null | undefined): string | null {
   return value ? dayjs(value).format('YYYY-MM-DD') : null;

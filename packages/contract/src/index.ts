@@ -23,3 +23,4 @@ export * from './adminRecords.js';
 export * from './texts.js';
 export * from './apiKeys.js';
 export * from './foundReport.js';
+export * from './foundInbox.js';

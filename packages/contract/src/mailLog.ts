@@ -25,6 +25,8 @@ export const mailKinds = {
   alert: 'Lost pet alert',
   found: 'Found, thank you',
   'found-report': 'Found report (to the owner)',
+  'finder-contact': "Owner's number (to the finder)",
+  'found-report-vet': "Found report (to the pet's vet)",
 } as const;
 export type MailKind = keyof typeof mailKinds;
 

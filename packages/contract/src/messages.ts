@@ -236,5 +236,12 @@ export const messages = {
   foundReportSent: 'Thank you. We sent your message to the owner.',
   foundReportSentWithBackups: 'Thank you. We sent your message to the owner, and to their backup contacts if they do not answer.',
   foundReportsPerPetExceeded: 'This pet has had many messages today. Please call our support line to reach the owner.',
+  // The owner's inbox of found reports (issue 19; no spec text).
+  finderNoteTooLong: "Your note can't be more than 200 characters long",
+  phoneNeededToShare: 'Add your mobile phone number to your profile first, then share it with the finder.',
+  phoneAlreadyShared: 'You already shared your phone number with this finder.',
+  finderUnreachable: 'This finder left no phone number or e-mail the portal can reach.',
+  phoneShared: 'Your phone number is on its way to the finder.',
+  reunited: 'Marked as reunited. Welcome home!',
 } as const;
 

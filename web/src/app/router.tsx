@@ -85,7 +85,7 @@ export const router = createBrowserRouter([
       },
       { path: `${paths.short}/:id`, lazy: page(() => import('../features/public/ShortLinkPage'), 'ShortLinkPage') },
       // The finder's form ("Reach the owner"), opened from a profile, a short link's page or the lookup.
-      { path: paths.found, lazy: page(() => import('../features/foundReports/FoundReportPage'), 'FoundReportPage') },
+      { path: paths.found, lazy: page(() => import('../features/foundReports/FinderReportPage'), 'FinderReportPage') },
       // The support panel's and footers' legal links: public, so guests and owners alike can read them.
       // Loaded when opened: the markdown renderer is needed on these two pages only.
       ...legalDocuments.map((document) => ({
@@ -117,6 +117,8 @@ export const router = createBrowserRouter([
               { path: paths.clientPerks, lazy: page(() => import('../features/perks/PerksPage'), 'PerksPage') },
               { path: paths.clientMemberPerks, lazy: page(() => import('../features/perks/PerksPage'), 'PerksPage') },
               { path: paths.billing, lazy: page(() => import('../features/payments/BillingPage'), 'BillingPage') },
+              { path: paths.clientFoundReports, lazy: page(() => import('../features/foundReports/FoundReportsPage'), 'FoundReportsPage') },
+              { path: `${paths.clientFoundReports}/:id`, lazy: page(() => import('../features/foundReports/FoundReportPage'), 'FoundReportPage') },
               {
                 path: `${paths.clientAddVet}/:petId?`,
                 lazy: page(() => import('../features/vets/VetSearchPage'), 'VetSearchPage'),

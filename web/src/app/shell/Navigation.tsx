@@ -6,15 +6,17 @@ import {
   ForwardToInbox,
   LocalHospital,
   ManageAccounts,
+  MarkEmailUnread,
   Pets,
   Search,
   Storefront,
   UploadFile,
   VpnKey,
 } from '@mui/icons-material';
-import { List, ListItemButton, ListItemIcon, ListItemText } from '@mui/material';
+import { Badge, List, ListItemButton, ListItemIcon, ListItemText } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
+import { useUnreadFoundReports } from '../../features/foundReports/api';
 
 interface NavItem {
   label: string;
@@ -22,10 +24,15 @@ interface NavItem {
   icon: ReactNode;
   /** Other paths that show the same screen. */
   aliases?: string[];
+  /** How many things wait there unread (found reports not opened), shown as a badge. */
+  unread?: number;
 }
 
-/** Spec 2.2: admins get the admin menu, owners theirs; Member Perks only for the paid role. */
-function navItems(user: User): NavItem[] {
+/**
+ * Spec 2.2: admins get the admin menu, owners theirs; Member Perks only for the paid role. Owners'
+ * Found reports (issue 19) follows the dashboard, with the number not opened yet.
+ */
+function navItems(user: User, unreadFoundReports: number): NavItem[] {
   if (user.role.includes('admin')) {
     return [
       { label: 'Dashboard', to: paths.adminDashboard, icon: <Dashboard />, aliases: [paths.admin] },
@@ -38,6 +45,7 @@ function navItems(user: User): NavItem[] {
   }
   const items: NavItem[] = [
     { label: 'Dashboard', to: paths.clientDashboard, icon: <Dashboard />, aliases: [paths.client] },
+    { label: 'Found reports', to: paths.clientFoundReports, icon: <MarkEmailUnread />, unread: unreadFoundReports },
     { label: 'Pets', to: paths.clientPets, icon: <Pets /> },
     { label: 'Veterinarians', to: paths.clientAddVet, icon: <LocalHospital /> },
     { label: 'Edit your profile', to: paths.clientProfile, icon: <ManageAccounts /> },
@@ -49,11 +57,15 @@ function navItems(user: User): NavItem[] {
   return items;
 }
 
+/** Owners get found reports; administrators' own accounts hold no pets. */
+export const isOwner = (user: User) => !user.role.includes('admin');
+
 export function Navigation({ user, onNavigate }: { user: User; onNavigate?: () => void }) {
   const { pathname } = useLocation();
+  const unread = useUnreadFoundReports(isOwner(user)).data?.unread ?? 0;
   return (
     <List component="nav" aria-label="Main" sx={{ px: 1.5, py: 2 }}>
-      {navItems(user).map(({ label, to, icon, aliases = [] }) => {
+      {navItems(user, unread).map(({ label, to, icon, aliases = [], unread: waiting = 0 }) => {
         const current = pathname === to || aliases.includes(pathname) || pathname.startsWith(`${to}/`);
         return (
           <ListItemButton
@@ -62,10 +74,15 @@ export function Navigation({ user, onNavigate }: { user: User; onNavigate?: () =
             to={to}
             selected={current}
             aria-current={current ? 'page' : undefined}
+            aria-label={waiting > 0 ? `${label}, ${waiting} not opened` : undefined}
             onClick={onNavigate}
             sx={{ borderRadius: 2, mb: 0.5 }}
           >
-            <ListItemIcon sx={{ minWidth: 40, color: current ? 'primary.main' : undefined }}>{icon}</ListItemIcon>
+            <ListItemIcon sx={{ minWidth: 40, color: current ? 'primary.main' : undefined }}>
+              <Badge badgeContent={waiting} color="error" max={99}>
+                {icon}
+              </Badge>
+            </ListItemIcon>
             <ListItemText primary={label} />
           </ListItemButton>
         );

@@ -1,12 +1,13 @@
 import { ui } from '@petreg/contract';
 import { Menu as MenuIcon, Pets, SupportAgent } from '@mui/icons-material';
-import { AppBar, Box, Drawer, IconButton, Link, Toolbar, Tooltip, Typography, type Theme } from '@mui/material';
+import { AppBar, Badge, Box, Drawer, IconButton, Link, Toolbar, Tooltip, Typography, type Theme } from '@mui/material';
 import { useState } from 'react';
 import { Outlet, Link as RouterLink } from 'react-router';
 import { useSession } from '../../features/auth/session';
 import { EmailConfirmationBanner } from '../../features/profile/EmailConfirmationBanner';
 import { homePath } from '../access';
-import { Navigation } from './Navigation';
+import { useUnreadFoundReports } from '../../features/foundReports/api';
+import { isOwner, Navigation } from './Navigation';
 import { SupportPanel } from './SupportPanel';
 import { UserMenu } from './UserMenu';
 
@@ -32,6 +33,8 @@ export function Shell() {
   const [supportOpen, setSupportOpen] = useState(false);
   // The "Need help?" panel is for owners: administrators are the help it points to.
   const withSupport = !user?.role.includes('admin');
+  // On a narrow screen the menu is folded away: its button carries the found reports' badge.
+  const unread = useUnreadFoundReports(Boolean(user?.data.email && isOwner(user))).data?.unread ?? 0;
 
   if (!user?.data.email) {
     return (
@@ -52,11 +55,13 @@ export function Shell() {
         <Toolbar sx={{ gap: 1 }}>
           <IconButton
             edge="start"
-            aria-label="Open navigation"
+            aria-label={unread > 0 ? `Open navigation, ${unread} found report${unread === 1 ? '' : 's'} not opened` : 'Open navigation'}
             onClick={() => setNavOpen(true)}
             sx={{ display: { md: 'none' } }}
           >
-            <MenuIcon />
+            <Badge badgeContent={unread} color="error" max={99}>
+              <MenuIcon />
+            </Badge>
           </IconButton>
           <Link
             component={RouterLink}

@@ -1,4 +1,4 @@
-import { mailKinds, mailLogPageSize, messages, type MailLogEntry } from '@petreg/contract';
+import { formatDateTime, mailKinds, mailLogPageSize, messages, type MailLogEntry } from '@petreg/contract';
 import { MarkEmailRead, Send, Visibility } from '@mui/icons-material';
 import {
   Alert,
@@ -29,7 +29,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { stackedTable } from '../../components/stackedTable';
 import { useMailLog, useMailMessage, useResendMail } from './mailLogApi';
 import { AdminListCard } from './AdminListCard';
-import { dateAndTime, MailStatusChip } from './MailStatusChip';
+import { MailStatusChip } from './MailStatusChip';
 import { useAddressSearch } from './useAddressSearch';
 
 const triesOf = (mail: MailLogEntry) => (mail.attempts === 1 ? '1 attempt' : `${mail.attempts} attempts`);
@@ -79,7 +79,7 @@ export function MailLogPage() {
                       </CellText>
                     </TableCell>
                     <TableCell data-label="Written" sx={{ whiteSpace: 'nowrap' }}>
-                      <CellText detail={entry.sentAt ? `sent ${dateAndTime(entry.sentAt)}` : undefined}>{dateAndTime(entry.createdAt)}</CellText>
+                      <CellText detail={entry.sentAt ? `sent ${formatDateTime(entry.sentAt)}` : undefined}>{formatDateTime(entry.createdAt)}</CellText>
                     </TableCell>
                     <TableCell align="right">
                       <Tooltip title="Open">
@@ -133,7 +133,7 @@ function MailDialog({ entry, onClose }: { entry: MailLogEntry; onClose: () => vo
             <MailStatusChip status={shown.status} />
             <Typography variant="body2" color="text.secondary" component="span">
               {triesOf(shown)}
-              {shown.sentAt && `, sent ${dateAndTime(shown.sentAt)}`}
+              {shown.sentAt && `, sent ${formatDateTime(shown.sentAt)}`}
             </Typography>
           </Stack>
           {shown.lastError && (

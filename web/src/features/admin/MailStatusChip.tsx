@@ -1,4 +1,4 @@
-import { formatDate, type MailStatus } from '@petreg/contract';
+import type { MailStatus } from '@petreg/contract';
 import { Chip } from '@mui/material';
 
 const statusLooks: Record<MailStatus, { label: string; color: 'default' | 'info' | 'success' | 'warning' | 'error' }> = {
@@ -16,6 +16,3 @@ export function MailStatusChip({ status }: { status: MailStatus }) {
   const look = statusLooks[status];
   return <Chip size="small" variant="outlined" label={look.label} color={look.color} />;
 }
-
-/** A moment as the administrators' screens show it: 11/25/2026 7:05 PM. */
-export const dateAndTime = (value: string) => `${formatDate(value)} ${new Date(value).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}`;

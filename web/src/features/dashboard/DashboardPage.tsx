@@ -6,10 +6,11 @@ import { PageHeader } from '../../components/PageHeader';
 import { SectionCard } from '../../components/SectionCard';
 import { useSession } from '../auth/session';
 import { BackupContactsCard } from '../contacts/BackupContactsCard';
+import { FoundReportsCard } from '../foundReports/FoundReportsCard';
 import { PetList } from '../pets/PetList';
 import { YourVetsCard } from '../vets/YourVetsCard';
 
-/** The owner's home: pets, vets and backup contacts (spec 2.3). */
+/** The owner's home: found reports, pets, vets and backup contacts (spec 2.3). */
 export function DashboardPage() {
   const { user } = useSession();
   const isMember = user?.role.includes('paidcustomer') ?? false;
@@ -34,6 +35,7 @@ export function DashboardPage() {
           Thank you for being a member. Your plan includes partner discounts on vet care, pet meds and more.
         </Alert>
       )}
+      <FoundReportsCard />
       <Grid container spacing={3}>
         <Grid size={12}>
           <SectionCard

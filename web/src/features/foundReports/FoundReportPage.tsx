@@ -1,182 +1,187 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { foundReportSchema, limits, messages, paths, type FoundReport, type FoundReportInput, type FoundReportTarget } from '@petreg/contract';
-import { CheckCircle, Send } from '@mui/icons-material';
-import { Alert, Box, Button, Link, Paper, Stack, Typography } from '@mui/material';
-import { Controller, useForm, useWatch } from 'react-hook-form';
-import { Link as RouterLink, useSearchParams } from 'react-router';
-import { firstError } from '../../app/api';
-import { useSupportContact } from '../../app/settings';
+import {
+  finderScamWarning,
+  formatDateTime,
+  formatPhone,
+  messages,
+  normalisePhone,
+  paths,
+  type FoundReportDetail,
+} from '@petreg/contract';
+import { CheckCircle, Email, Phone, WarningAmber } from '@mui/icons-material';
+import { Alert, Box, Button, Card, CardContent, Grid, Link, Stack, Typography } from '@mui/material';
+import { useState, type ReactNode } from 'react';
+import { Navigate, Link as RouterLink, useParams } from 'react-router';
+import { ApiError, firstError } from '../../app/api';
+import { recordId } from '../../app/params';
+import { toast } from '../../app/toast';
 import { CenteredSpinner } from '../../components/CenteredSpinner';
-import { FormTextField } from '../../components/FormTextField';
-import { ImageField } from '../../components/ImageField';
-import paw from '../pets/images/paw.svg';
-import { PublicLayout } from '../public/PublicLayout';
-import { useFoundReportTarget, useSendFoundReport, type FinderOpening } from './finderApi';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { PageHeader } from '../../components/PageHeader';
+import { useFinderPhoto, useFoundReport, useMarkReunited } from './api';
+import { SharePhoneDialog } from './SharePhoneDialog';
 
-/** The pet the address names: `?pet=<publicId>` (its profile) or `?chip=<chip number>` (the lookup). */
-function openingOf(params: URLSearchParams): FinderOpening | null {
-  const pet = params.get('pet');
-  const chip = params.get('chip');
-  if (pet && !chip) return { pet };
-  if (chip && !pet) return { chip };
-  return null;
-}
-
-/** found: the finder's form, public. The finder writes to the owner and learns nothing about them. */
+/** client/found-reports/{id}: one finder's report, opened (which stops its escalation). */
 export function FoundReportPage() {
-  const opening = openingOf(useSearchParams()[0]);
-  return (
-    <PublicLayout>
-      <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 5 } }}>
-        {opening ? <Finder key={JSON.stringify(opening)} opening={opening} /> : <Unreachable message="Open this form from a pet's profile or from the microchip lookup." />}
-      </Paper>
-    </PublicLayout>
-  );
+  const id = recordId(useParams().id);
+  if (!id) return <Navigate to={paths.notFound} replace />;
+  return <Report key={id} id={id} />;
 }
 
-function Finder({ opening }: { opening: FinderOpening }) {
-  const target = useFoundReportTarget(opening);
-  if (target.isError) return <Unreachable message={firstError(target.error, messages.genericError)} />;
-  if (!target.data) return <CenteredSpinner />;
-  return <FinderForm opening={opening} target={target.data} />;
-}
+/** A finder's text: shown as text, its line breaks kept; never markup nor a link. */
+const finderText = { whiteSpace: 'pre-line', overflowWrap: 'anywhere' } as const;
 
-/** An unknown chip or profile, in the lookup's or the profile's words, and where to go instead. */
-function Unreachable({ message }: { message: string }) {
-  const contact = useSupportContact();
+function Report({ id }: { id: number }) {
+  const report = useFoundReport(id);
+  if (report.error instanceof ApiError && report.error.status === 404) return <Navigate to={paths.notFound} replace />;
+  if (report.isError) return <Alert severity="error">{firstError(report.error, messages.genericError)}</Alert>;
+  if (!report.data) return <CenteredSpinner />;
+  const r = report.data;
   return (
-    <Stack spacing={2}>
-      <Alert severity="error">{message}</Alert>
-      <Typography>
-        Check the number on the tag or the scanner and{' '}
-        <Link component={RouterLink} to={paths.microchipLookup}>
-          look the microchip up
-        </Link>
-        {contact ? (
-          <>
-            , or call our 24/7 support line at <Link href={contact.phoneHref}>{contact.phone}</Link>.
-          </>
-        ) : (
-          '.'
-        )}
-      </Typography>
-    </Stack>
-  );
-}
-
-/** Moves the robots' field off screen: people never see or reach it; form-filling robots fill it in. */
-const offScreen = { position: 'absolute', left: '-10000px', top: 'auto', width: '1px', height: '1px', overflow: 'hidden' } as const;
-
-function FinderForm({ opening, target }: { opening: FinderOpening; target: FoundReportTarget }) {
-  const send = useSendFoundReport();
-  const { control, handleSubmit, register } = useForm<FoundReportInput, unknown, FoundReport>({
-    resolver: zodResolver(foundReportSchema),
-    defaultValues: {
-      ...('pet' in opening ? { publicId: opening.pet } : { chipId: opening.chip }),
-      name: '',
-      phone: '',
-      email: '',
-      message: '',
-      where: '',
-      photo: null,
-      answer: '',
-      website: '',
-    },
-  });
-  const message = useWatch({ control, name: 'message' }) ?? '';
-  const onSubmit = handleSubmit((report) => send.mutate(report));
-
-  if (send.isSuccess) return <Thanks sentence={send.data.message} />;
-
-  const busy = send.isPending;
-  return (
-    <Box component="form" onSubmit={onSubmit} noValidate>
-      <Typography variant="h1" gutterBottom sx={{ overflowWrap: 'anywhere' }}>
-        {target.petName ? `You found ${target.petName}?` : 'You found a pet?'}
-      </Typography>
-      <Typography color="text.secondary" sx={{ mb: 3 }}>
-        Write to the owner here. We pass your message on at once by email and text. The owner's details stay private: the
-        owner contacts you, so leave a phone number or an email.
-      </Typography>
-      {send.isError && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {firstError(send.error, messages.genericError)}
-        </Alert>
-      )}
-      <Stack spacing={2.5}>
-        <FormTextField control={control} name="name" label="Your name" required autoComplete="name" disabled={busy} />
-        <FormTextField control={control} name="phone" label="Your phone" type="tel" autoComplete="tel" disabled={busy} helperText="A phone number or an email, or both" />
-        <FormTextField control={control} name="email" label="Your email" type="email" autoComplete="email" disabled={busy} />
-        <FormTextField
-          control={control}
-          name="message"
-          label="Message to the owner"
-          required
-          multiline
-          minRows={4}
-          disabled={busy}
-          helperText={`${message.length}/${limits.foundMessageMax}`}
-          slotProps={{ htmlInput: { maxLength: limits.foundMessageMax } }}
-        />
-        <FormTextField
-          control={control}
-          name="where"
-          label="Where is the pet now?"
-          required
-          disabled={busy}
-          helperText="A place, an address or a ZIP code"
-        />
-        {target.question && (
-          <FormTextField
-            control={control}
-            name="answer"
-            label={target.question}
-            disabled={busy}
-            helperText="The owner's question about the pet. Optional; only the owner sees your answer."
-          />
-        )}
-        <Controller
-          control={control}
-          name="photo"
-          render={({ field, fieldState }) => (
-            <ImageField label="Photo of the pet (optional)" value={field.value} onChange={field.onChange} previewSrc={paw} disabled={busy} error={fieldState.error?.message} />
-          )}
-        />
-        <Box sx={offScreen} aria-hidden>
-          <label>
-            Leave this empty
-            <input type="text" tabIndex={-1} autoComplete="off" {...register('website')} />
-          </label>
-        </Box>
-        <Button type="submit" variant="contained" size="large" startIcon={<Send />} disabled={busy} sx={{ alignSelf: { xs: 'stretch', sm: 'flex-start' } }}>
-          Send to the owner
-        </Button>
-      </Stack>
+    <Box sx={{ maxWidth: 960 }}>
+      <PageHeader title={`${r.petName} was found`} subtitle={`Reported by ${r.finderName} on ${formatDateTime(r.createdAt)}`} />
+      <Alert severity="warning" icon={<WarningAmber />} sx={{ mb: 3 }}>
+        {finderScamWarning}
+      </Alert>
+      <Grid container spacing={3}>
+        <Grid size={{ xs: 12, md: 7 }}>
+          <Stack spacing={3}>
+            <Section title="The finder's message">
+              <Typography sx={finderText}>{r.message}</Typography>
+            </Section>
+            <FinderPhoto report={r} />
+            <Section title="Where the pet is now">
+              <Typography sx={finderText}>{r.location}</Typography>
+            </Section>
+            {r.question && (
+              <Section title="Your question">
+                <Typography sx={{ fontWeight: 600, ...finderText }}>{r.question}</Typography>
+                <Typography sx={finderText}>{r.answer ? `The finder's answer: ${r.answer}` : 'The finder did not answer.'}</Typography>
+                <Typography variant="body2" color="text.secondary">
+                  The portal never checks the answer: compare it with what you know.
+                </Typography>
+              </Section>
+            )}
+          </Stack>
+        </Grid>
+        <Grid size={{ xs: 12, md: 5 }}>
+          <Stack spacing={3}>
+            <FinderContact report={r} />
+            <Answers report={r} />
+          </Stack>
+        </Grid>
+      </Grid>
     </Box>
   );
 }
 
-/** The sentence the portal answered: who was told; nothing about the owner. */
-function Thanks({ sentence }: { sentence: string }) {
-  const contact = useSupportContact();
+function FinderPhoto({ report }: { report: FoundReportDetail }) {
+  const src = useFinderPhoto(report.photoUrl);
+  if (!src) return null;
   return (
-    <Stack spacing={2}>
-      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
-        <CheckCircle color="success" fontSize="large" aria-hidden />
-        <Typography variant="h1">Message sent</Typography>
-      </Stack>
-      <Typography role="status" sx={{ fontWeight: 600 }}>
-        {sentence}
+    <Box
+      component="img"
+      src={src}
+      alt={`Photo of ${report.petName} from the finder`}
+      sx={{ width: '100%', maxHeight: 420, objectFit: 'contain', borderRadius: 2, bgcolor: 'grey.100' }}
+    />
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card component="section" aria-label={title}>
+      <CardContent>
+        <Typography variant="h3" component="h2" sx={{ mb: 1 }}>
+          {title}
+        </Typography>
+        <Stack spacing={1}>{children}</Stack>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The finder's name and contact: a phone opens the dialler, an e-mail the mail app. */
+function FinderContact({ report }: { report: FoundReportDetail }) {
+  const phone = report.finderPhone && normalisePhone(report.finderPhone);
+  const email = report.finderEmail && /^[^\s@?&#]+@[^\s@?&#]+$/.test(report.finderEmail) ? report.finderEmail : null;
+  return (
+    <Section title="The finder">
+      <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{report.finderName}</Typography>
+      {phone && (
+        <Link href={`tel:${phone}`} sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
+          <Phone fontSize="small" aria-hidden />
+          {formatPhone(phone)}
+        </Link>
+      )}
+      {email && (
+        <Link href={`mailto:${email}`} sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, overflowWrap: 'anywhere' }}>
+          <Email fontSize="small" aria-hidden />
+          {email}
+        </Link>
+      )}
+      <Typography variant="body2" color="text.secondary">
+        The finder does not see your name, phone or address unless you share your phone below.
       </Typography>
-      <Typography color="text.secondary">
-        Please keep the pet safe for now. The owner will contact you by phone or email.
-        {contact && (
-          <>
-            {' '}
-            If you cannot keep the pet, call our 24/7 support line at <Link href={contact.phoneHref}>{contact.phone}</Link>.
-          </>
-        )}
+    </Section>
+  );
+}
+
+/** What the owner can do: share the phone once, mark the pet reunited; and who else was told. */
+function Answers({ report }: { report: FoundReportDetail }) {
+  const [sharing, setSharing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const reunite = useMarkReunited(report.id);
+  const markReunited = () =>
+    reunite.mutate(undefined, {
+      onSuccess: () => toast(messages.reunited, { variant: 'success' }),
+      onError: (error) => toast(firstError(error, messages.genericError), { variant: 'error' }),
+      onSettled: () => setConfirming(false),
+    });
+
+  return (
+    <Section title="Your answer">
+      {report.phoneSharedAt ? (
+        <Typography sx={{ display: 'flex', gap: 1 }}>
+          <CheckCircle color="success" aria-hidden />
+          You shared your phone number on {formatDateTime(report.phoneSharedAt)}.
+        </Typography>
+      ) : (
+        <Button variant="contained" startIcon={<Phone />} onClick={() => setSharing(true)} disabled={Boolean(report.reunitedAt)}>
+          Share my phone with this finder
+        </Button>
+      )}
+      {report.reunitedAt ? (
+        <Alert severity="success">Reunited on {formatDateTime(report.reunitedAt)}.</Alert>
+      ) : (
+        <Button variant="outlined" color="success" startIcon={<CheckCircle />} onClick={() => setConfirming(true)}>
+          Mark as reunited
+        </Button>
+      )}
+      {report.backupContactsToldAt && (
+        <Typography variant="body2" color="text.secondary">
+          Nobody opened this report in time, so your backup contacts were texted on {formatDateTime(report.backupContactsToldAt)}.
+        </Typography>
+      )}
+      {report.vetsToldAt && (
+        <Typography variant="body2" color="text.secondary">
+          Your pet&apos;s vets were e-mailed the finder&apos;s contact on {formatDateTime(report.vetsToldAt)}.
+        </Typography>
+      )}
+      <Typography variant="body2">
+        <Link component={RouterLink} to={paths.clientFoundReports}>
+          All found reports
+        </Link>
       </Typography>
-    </Stack>
+      {sharing && <SharePhoneDialog report={report} onClose={() => setSharing(false)} />}
+      <ConfirmDialog
+        open={confirming}
+        text={`Is ${report.petName} home? Marking ${report.petName} reunited ends a lost pet alert that is still open, and thanks everyone it reached.`}
+        confirmLabel="Mark as reunited"
+        confirmColor="success"
+        pending={reunite.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={markReunited}
+      />
+    </Section>
   );
 }

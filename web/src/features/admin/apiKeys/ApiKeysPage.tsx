@@ -1,4 +1,4 @@
-import { messages, type ApiKeyEntry } from '@petreg/contract';
+import { formatDateTime, messages, type ApiKeyEntry } from '@petreg/contract';
 import { Add, Block, VpnKey } from '@mui/icons-material';
 import { Alert, Button, Card, Chip, IconButton, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tooltip } from '@mui/material';
 import { useState } from 'react';
@@ -10,7 +10,6 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
 import { stackedTable } from '../../../components/stackedTable';
-import { dateAndTime } from '../MailStatusChip';
 import { IssueApiKeyDialog } from './IssueApiKeyDialog';
 import { useApiKeys, useRevokeApiKey } from './apiKeysApi';
 
@@ -74,7 +73,7 @@ export function ApiKeysPage() {
                       <CellText detail={`${key.prefix}…`}>{key.name}</CellText>
                     </TableCell>
                     <TableCell data-label="Created" sx={{ whiteSpace: 'nowrap' }}>
-                      <CellText detail={key.createdBy ? `by ${key.createdBy}` : undefined}>{dateAndTime(key.createdAt)}</CellText>
+                      <CellText detail={key.createdBy ? `by ${key.createdBy}` : undefined}>{formatDateTime(key.createdAt)}</CellText>
                     </TableCell>
                     <TableCell data-label="Limit" sx={{ whiteSpace: 'nowrap' }}>
                       {limitOf(key)}
@@ -83,11 +82,11 @@ export function ApiKeysPage() {
                       {key.usageCount.toLocaleString('en-US')}
                     </TableCell>
                     <TableCell data-label="Last used" sx={{ whiteSpace: 'nowrap' }}>
-                      {key.lastUsedAt ? dateAndTime(key.lastUsedAt) : 'Never'}
+                      {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}
                     </TableCell>
                     <TableCell data-label="Status">
                       {key.revokedAt ? (
-                        <CellText detail={`${dateAndTime(key.revokedAt)}${key.revokedBy ? ` by ${key.revokedBy}` : ''}`}>
+                        <CellText detail={`${formatDateTime(key.revokedAt)}${key.revokedBy ? ` by ${key.revokedBy}` : ''}`}>
                           <Chip size="small" label="Revoked" />
                         </CellText>
                       ) : (

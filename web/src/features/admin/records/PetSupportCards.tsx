@@ -1,10 +1,10 @@
-import { formatDate, formatMoney, formatPhone, mailKinds, paths, type AdminPet, type AdminPetSupport } from '@petreg/contract';
+import { formatDate, formatDateTime, formatMoney, formatPhone, mailKinds, paths, type AdminPet, type AdminPetSupport } from '@petreg/contract';
 import { Campaign, ContactPhone, LocalHospital, MarkEmailRead, Payments } from '@mui/icons-material';
 import { Alert, AlertTitle, Box, Link, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import { SectionCard } from '../../../components/SectionCard';
 import { registrationStatus } from '../../pets/petDisplay';
-import { dateAndTime, MailStatusChip } from '../MailStatusChip';
+import { MailStatusChip } from '../MailStatusChip';
 
 const none = (text: string) => (
   <Typography variant="body2" color="text.secondary">
@@ -24,12 +24,12 @@ export function LostStatus({ lost, petName }: { lost: AdminPetSupport['lost']; p
   return (
     <Alert severity="error" icon={<Campaign />} sx={{ mb: 3 }} aria-label="Lost pet alert">
       <AlertTitle>
-        {petName} is lost, since {dateAndTime(lost.missingDate)}
+        {petName} is lost, since {formatDateTime(lost.missingDate)}
       </AlertTitle>
       Last seen in {lost.place ?? lost.zipCode}: {lost.incidentDescription}
       <Box>
         {lost.status === 'paid' && lost.sentAt
-          ? `Alert sent ${dateAndTime(lost.sentAt)} to ${lost.recipientsCount} professionals nearby.`
+          ? `Alert sent ${formatDateTime(lost.sentAt)} to ${lost.recipientsCount} professionals nearby.`
           : 'Alert filled in but not paid: not sent yet.'}
       </Box>
     </Alert>
@@ -110,7 +110,7 @@ export function PetSupportCards({ pet, support, ownerEmail }: { pet: AdminPet; s
                     {mail.subject}
                   </Typography>
                   <Typography variant="caption" color="text.secondary">
-                    {mailKinds[mail.kind]} · {dateAndTime(mail.createdAt)}
+                    {mailKinds[mail.kind]} · {formatDateTime(mail.createdAt)}
                   </Typography>
                 </Box>
                 <MailStatusChip status={mail.status} />

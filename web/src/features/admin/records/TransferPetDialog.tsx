@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { messages, transferDialogSchema, type AdminPetSupport, type TransferDialogInput } from '@petreg/contract';
+import { formatDateTime, messages, transferDialogSchema, type AdminPetSupport, type TransferDialogInput } from '@petreg/contract';
 import { Alert, AlertTitle, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -7,7 +7,6 @@ import { ApiError, firstError } from '../../../app/api';
 import { toast } from '../../../app/toast';
 import { FormTextField } from '../../../components/FormTextField';
 import { useTransferPet } from './api';
-import { dateAndTime } from '../MailStatusChip';
 
 interface TransferPetDialogProps {
   petId: number;
@@ -74,7 +73,7 @@ export function TransferPetDialog({ petId, petName, lost, open, onClose }: Trans
             {confirming ? (
               <Alert severity="warning">
                 <AlertTitle>{petName} is reported lost</AlertTitle>
-                {lost && `Missing since ${dateAndTime(lost.missingDate)}, last seen in ${lost.place ?? lost.zipCode}. `}
+                {lost && `Missing since ${formatDateTime(lost.missingDate)}, last seen in ${lost.place ?? lost.zipCode}. `}
                 The open alert moves with {petName} to the new owner, who will be the one finders and professionals reach. Transfer
                 anyway?
               </Alert>
