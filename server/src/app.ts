@@ -58,6 +58,8 @@ import { createUserService } from './modules/users/service.js';
 import { createSocialVerifier } from './modules/users/social.js';
 import { utilityRoutes } from './modules/utilities/routes.js';
 import { createUtilityService } from './modules/utilities/service.js';
+import { createTextReplies } from './modules/texts/replies.js';
+import { smsWebhookRoutes } from './modules/texts/webhookRoutes.js';
 import { indexPageSender } from './indexPage.js';
 import { webDistFolder } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -205,10 +207,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     storage,
     publicUrl: config.publicUrl,
     secret: deps.jwtSecret,
+    registryName: config.registryName,
   });
   const utilities = createUtilityService({ database, config });
   const pets = createPetService({ db: database.db, storage });
-  const contacts = createContactService({ db: database.db });
+  const contacts = createContactService({ db: database.db, publicUrl: config.publicUrl, secret: deps.jwtSecret, registryName: config.registryName });
   const caches = await createPublicCaches(database, app.log);
   app.addHook('onClose', () => caches.close());
   const publicPages = createPublicService({ db: database.db, caches });
@@ -247,6 +250,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl, log: app.log }), db: database.db });
       await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config) }) });
       await api.register(adminSearchRoutes, { search: createAdminSearch({ db: database.db }) });
+      // Twilio's delivery reports and replies; with the embedded texter nothing calls them.
+      if (config.twilio) {
+        await api.register(smsWebhookRoutes, { replies: createTextReplies(database.db), authToken: config.twilio.authToken, publicUrl: config.publicUrl });
+      }
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_BASE },
