@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { loggerOptions } from '../src/app.js';
 import { loadConfig, resolveJwtSecret, testPaymentsWarning } from '../src/config.js';
 
+const twilioSid = `AC${'0'.repeat(32)}`;
+
 describe('configuration', () => {
   it('runs on embedded defaults with no variables set', () => {
     const config = loadConfig({});
@@ -16,6 +18,17 @@ describe('configuration', () => {
       admin: { email: 'admin@localhost', password: undefined },
     });
     expect(config.dataDir).toBe(join(process.cwd(), 'data'));
+  });
+
+  it('texts through Twilio only when its account, token and a sender are all set', () => {
+    expect(loadConfig({}).twilio).toBeNull();
+    expect(loadConfig({ TWILIO_ACCOUNT_SID: twilioSid, TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM: '(314) 555-0100' }).twilio).toEqual({
+      accountSid: twilioSid,
+      authToken: 'token',
+      sender: { from: '+13145550100' },
+      apiUrl: undefined,
+    });
+    expect(loadConfig({ MAIL_FROM: '"Chip Registry" <no-reply@example.org>' }).registryName).toBe('Chip Registry');
   });
 
   it('follows PORT in the default public address', () => {
@@ -40,6 +53,11 @@ describe('configuration', () => {
     [{ TRUST_PROXY: '10.0.0.1, lb.internal' }, /^Invalid configuration: TRUST_PROXY must be a hop count/],
     [{ MAP_TILE_URL: 'https://tile.example.org/tiles.png' }, /^Invalid configuration: MAP_TILE_URL must be a tile address with \{z\}, \{x\} and \{y\}/],
     [{ MAP_TILE_URL: 'tiles/{z}/{x}/{y}.png' }, /^Invalid configuration: MAP_TILE_URL must be a tile address/],
+    [{ TWILIO_ACCOUNT_SID: twilioSid }, /^Invalid configuration: Twilio needs .* \(missing TWILIO_AUTH_TOKEN, TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID\)$/],
+    [{ TWILIO_FROM: '+13145550100' }, /\(missing TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN\)$/],
+    [{ TWILIO_ACCOUNT_SID: 'sid', TWILIO_AUTH_TOKEN: 't', TWILIO_FROM: '+13145550100' }, /^Invalid configuration: TWILIO_ACCOUNT_SID must be an account SID/],
+    [{ TWILIO_ACCOUNT_SID: twilioSid, TWILIO_AUTH_TOKEN: 't', TWILIO_FROM: 'our number' }, /^Invalid configuration: TWILIO_FROM must be a phone number/],
+    [{ TWILIO_ACCOUNT_SID: twilioSid, TWILIO_AUTH_TOKEN: 't', TWILIO_FROM: '+13145550100', TWILIO_MESSAGING_SERVICE_SID: `MG${'0'.repeat(32)}` }, /not both$/],
   ])('stops with one line naming the variable for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
