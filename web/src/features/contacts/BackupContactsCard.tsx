@@ -66,14 +66,7 @@ export function BackupContactsCard() {
               key={contact.id}
               divider
               secondaryAction={
-                <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-                  {!contact.phoneConfirmed && (
-                    <Tooltip title="Text the confirmation request again">
-                      <Button size="small" aria-label={`Resend the confirmation text to ${contact.name}`} onClick={() => askAgain(contact)} disabled={resend.isPending}>
-                        Resend
-                      </Button>
-                    </Tooltip>
-                  )}
+                <Stack direction="row" spacing={0.5}>
                   <Tooltip title="Edit">
                     <IconButton aria-label={`Edit ${contact.name}`} onClick={() => setEditing(contact)}>
                       <EditOutlined />
@@ -86,22 +79,33 @@ export function BackupContactsCard() {
                   </Tooltip>
                 </Stack>
               }
-              sx={{ pr: contact.phoneConfirmed ? 12 : 20 }}
+              sx={{ pr: 12 }}
             >
               <ListItemAvatar>
                 <Avatar sx={{ bgcolor: 'primary.light' }}>{contact.name.charAt(0).toUpperCase()}</Avatar>
               </ListItemAvatar>
               <ListItemText
                 primary={contact.name}
+                slotProps={{ secondary: { component: 'div' } }}
                 secondary={
-                  <Box component="span" sx={{ display: 'inline-flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
+                  <>
                     {formatPhone(contact.phoneNumber)}
                     {!contact.phoneConfirmed && (
-                      <Tooltip title="We texted this number: the contact confirms by replying YES or with the link in the text.">
-                        <Chip component="span" size="small" variant="outlined" color="warning" label="Not confirmed" />
-                      </Tooltip>
+                      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mt: 0.5 }}>
+                        <Tooltip title="We texted this number: the contact confirms by replying YES or with the link in the text.">
+                          <Chip size="small" variant="outlined" color="warning" label="Not confirmed" />
+                        </Tooltip>
+                        <Button
+                          size="small"
+                          aria-label={`Resend the confirmation text to ${contact.name}`}
+                          onClick={() => askAgain(contact)}
+                          disabled={resend.isPending}
+                        >
+                          Resend
+                        </Button>
+                      </Box>
                     )}
-                  </Box>
+                  </>
                 }
               />
             </ListItem>

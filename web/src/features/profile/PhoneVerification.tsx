@@ -1,7 +1,7 @@
 import { formatPhone, messages, type User } from '@petreg/contract';
 import { CheckCircle } from '@mui/icons-material';
 import { Alert, Box, Button, Chip, Stack, TextField, Typography } from '@mui/material';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { firstError } from '../../app/api';
 import { toast } from '../../app/toast';
 import { useSendPhoneCode, useVerifyPhone } from './api';
@@ -22,8 +22,8 @@ export function PhoneVerification({ user, onVerified }: { user: User; onVerified
     return <Chip icon={<CheckCircle />} color="success" variant="outlined" size="small" label="Verified" aria-label={`Phone number ${formatPhone(phone)} verified`} />;
   }
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
+    if (code.length !== 6) return;
     setError(null);
     verify.mutate(code.trim(), {
       onSuccess: (saved) => {
@@ -43,7 +43,8 @@ export function PhoneVerification({ user, onVerified }: { user: User; onVerified
   };
 
   return (
-    <Box component="form" onSubmit={submit} noValidate aria-label="Verify your phone number">
+    // Not a form of its own: it sits inside the profile's form, which must not submit with it.
+    <Box role="group" aria-label="Verify your phone number">
       <Stack spacing={1.5}>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
           <Chip color="warning" variant="outlined" size="small" label="Not verified" />
@@ -58,14 +59,19 @@ export function PhoneVerification({ user, onVerified }: { user: User; onVerified
         )}
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'flex-start' } }}>
           <TextField
-            label="Code"
+            label="6-digit code"
             size="small"
             value={code}
             onChange={(event) => setCode(event.target.value.replace(/\D/g, '').slice(0, 6))}
+            onKeyDown={(event) => {
+              if (event.key !== 'Enter') return;
+              event.preventDefault();
+              submit();
+            }}
             slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'one-time-code', maxLength: 6 } }}
             sx={{ width: { sm: 140 } }}
           />
-          <Button type="submit" variant="contained" disabled={code.length !== 6 || verify.isPending}>
+          <Button variant="contained" onClick={submit} disabled={code.length !== 6 || verify.isPending}>
             Verify
           </Button>
           <Button onClick={sendNew} disabled={sendCode.isPending}>
