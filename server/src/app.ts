@@ -68,6 +68,8 @@ import { createUserService } from './modules/users/service.js';
 import { createSocialVerifier } from './modules/users/social.js';
 import { utilityRoutes } from './modules/utilities/routes.js';
 import { createUtilityService } from './modules/utilities/service.js';
+import { createTextReplies } from './modules/texts/replies.js';
+import { smsWebhookRoutes } from './modules/texts/webhookRoutes.js';
 import { indexPageSender } from './indexPage.js';
 import { webDistFolder } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -225,10 +227,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     storage,
     publicUrl: config.publicUrl,
     secret: deps.jwtSecret,
+    registryName: config.registry.name,
   });
   const utilities = createUtilityService({ database, config });
   const pets = createPetService({ db: database.db, storage });
-  const contacts = createContactService({ db: database.db });
+  const contacts = createContactService({ db: database.db, publicUrl: config.publicUrl, secret: deps.jwtSecret, registryName: config.registry.name });
   const caches = await createPublicCaches(database, app.log);
   app.addHook('onClose', () => caches.close());
   const publicPages = createPublicService({ db: database.db, caches });
@@ -278,6 +281,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config) }) });
       await api.register(adminSearchRoutes, { search: createAdminSearch({ db: database.db }) });
       await api.register(apiKeyRoutes, { apiKeys: createApiKeyAdministration({ db: database.db, keys: apiKeyGate }) });
+      // Twilio's delivery reports and replies; with the embedded texter nothing calls them.
+      if (config.twilio) {
+        await api.register(smsWebhookRoutes, { replies: createTextReplies(database.db), authToken: config.twilio.authToken, publicUrl: config.publicUrl });
+      }
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_BASE },

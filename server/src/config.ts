@@ -119,6 +119,12 @@ const envSchema = z.object({
   SAMPLE_SITES: z.enum(['true', 'false']).optional(),
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: optionalUrl,
+  TWILIO_ACCOUNT_SID: optionalString.refine((v) => !v || /^AC[0-9a-f]{32}$/i.test(v), 'must be an account SID (AC followed by 32 hexadecimal digits)'),
+  TWILIO_AUTH_TOKEN: optionalString,
+  TWILIO_FROM: optionalString.refine((v) => !v || normalisePhone(v) !== null, 'must be a phone number'),
+  TWILIO_MESSAGING_SERVICE_SID: optionalString.refine((v) => !v || /^MG[0-9a-f]{32}$/i.test(v), 'must be a Messaging Service SID (MG followed by 32 hexadecimal digits)'),
+  // Where the Twilio SDK sends its calls instead of api.twilio.com: a local Twilio-shaped server in tests.
+  TWILIO_API_URL: optionalUrl,
   NODE_ENV: optionalString,
   ALLOW_TEST_PAYMENTS: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -154,6 +160,8 @@ export interface Config {
   facebook: { appId: string | undefined; appSecret: string | undefined; graphUrl: string };
   /** Stripe when a secret key is set; otherwise the portal's own checkout page. */
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
+  /** Texts through Twilio when its account is set; otherwise files under DATA_DIR/sms. */
+  twilio: TwilioSettings | null;
   /**
    * Without Stripe, the portal's own checkout simulates payments with test cards: allowed, except
    * in production (NODE_ENV=production) unless ALLOW_TEST_PAYMENTS=true; off with Stripe.
@@ -188,6 +196,35 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+export interface TwilioSettings {
+  accountSid: string;
+  authToken: string;
+  /** The sender: a Twilio number (E.164), or a Messaging Service that picks one. */
+  sender: { from: string } | { messagingServiceSid: string };
+  apiUrl: string | undefined;
+}
+
+/** Twilio takes its account, its token and a sender together, or none of them. */
+function twilioOf(e: z.output<typeof envSchema>): TwilioSettings | null {
+  const sender = e.TWILIO_FROM ?? e.TWILIO_MESSAGING_SERVICE_SID;
+  if (!e.TWILIO_ACCOUNT_SID && !e.TWILIO_AUTH_TOKEN && !sender) return null;
+  const missing = [!e.TWILIO_ACCOUNT_SID && 'TWILIO_ACCOUNT_SID', !e.TWILIO_AUTH_TOKEN && 'TWILIO_AUTH_TOKEN', !sender && 'TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID'].filter(Boolean);
+  if (missing.length) {
+    throw new ConfigError(`Invalid configuration: Twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID together (missing ${missing.join(', ')})`);
+  }
+  if (e.TWILIO_FROM && e.TWILIO_MESSAGING_SERVICE_SID) {
+    throw new ConfigError('Invalid configuration: set TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID, not both');
+  }
+  return {
+    accountSid: e.TWILIO_ACCOUNT_SID!,
+    authToken: e.TWILIO_AUTH_TOKEN!,
+    sender: e.TWILIO_FROM ? { from: normalisePhone(e.TWILIO_FROM)! } : { messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID! },
+    apiUrl: e.TWILIO_API_URL?.replace(/\/$/, ''),
+  };
+}
+
+/** "Pet Registry <no-reply@localhost>" signs as "Pet Registry"; a bare address as the registry. */
 
 function mapTilesOf(e: z.output<typeof envSchema>): Config['mapTiles'] {
   const tiles = e.MAP_TILE_URL ? { url: e.MAP_TILE_URL, attribution: '' } : e.GOOGLE_MAPS_API_KEY ? googleTiles : osmTiles;
@@ -225,6 +262,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripe: e.STRIPE_SECRET_KEY
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL }
       : null,
+    twilio: twilioOf(e),
     testPayments: e.STRIPE_SECRET_KEY ? 'off' : e.NODE_ENV !== 'production' || e.ALLOW_TEST_PAYMENTS === 'true' ? 'allowed' : 'refused',
     googlePlaces: e.GOOGLE_MAPS_API_KEY ? { apiKey: e.GOOGLE_MAPS_API_KEY, url: e.GOOGLE_PLACES_URL.replace(/\/$/, '') } : null,
     mapTiles: mapTilesOf(e),

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
+import { API_BASE } from '@petreg/contract';
 import { createMailer } from './adapters/mail/index.js';
 import { createFileTexter } from './adapters/sms/index.js';
+import { createTwilioTexter } from './adapters/sms/twilio.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, resolveJwtSecret, testPaymentsWarning } from './config.js';
 import { DatabaseInUseError, openDatabase } from './db/client.js';
@@ -25,7 +27,9 @@ async function main() {
   const admin = await ensureAdministrator(database.db, config.admin);
 
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'mail') });
-  const texter = createFileTexter(join(config.dataDir, 'sms'));
+  const texter = config.twilio
+    ? createTwilioTexter(config.twilio, `${config.publicUrl}${API_BASE}/sms/status`)
+    : createFileTexter(join(config.dataDir, 'sms'));
   const app = await buildApp({ config, database, mailer, jwtSecret });
   const stopWorker = startWorker(app, database.db, mailer, texter, alertMailSettingsOf(config), config.foundReportEscalation);
 

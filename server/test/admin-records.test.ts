@@ -153,12 +153,16 @@ describe('the owner card', () => {
 
   it('saves the user, with result.id, and records the change in the audit log', async () => {
     const { owner } = await ownerWithPet();
+    await ctx.database.db.update(users).set({ phoneVerifiedAt: new Date() }).where(eq(users.id, owner.user.id));
     const { status, body } = await call<AdminUser>(ctx.app, 'PUT', `admin/update-user/${owner.user.id}`, {
       token: admin.token,
       body: userCard(owner.input.email),
     });
     expect(status, body.errors.join()).toBe(200);
     expect(body.result).toMatchObject({ id: owner.user.id, data: { firstName: 'Avery', lastName: 'Stone', phoneNumber: '+13145550199', city: 'Saint Louis' } });
+    // A number told to an administrator is not proven: the owner verifies it with a texted code.
+    const [changed] = await ctx.database.db.select({ phoneVerifiedAt: users.phoneVerifiedAt }).from(users).where(eq(users.id, owner.user.id));
+    expect(changed!.phoneVerifiedAt).toBeNull();
     const [audit] = await auditOf('user', owner.user.id);
     expect(audit).toMatchObject({ action: 'update', actorUserId: admin.user.id });
     expect(JSON.stringify(audit!.before)).not.toContain('passwordHash');
@@ -581,7 +585,7 @@ describe('the support view', () => {
       sentAt: expect.any(String),
     });
     expect(support.lost!.recipientsCount).toBeGreaterThan(0);
-    expect(support.backupContacts).toEqual([{ id: expect.any(Number), name: 'Casey Rivera', phoneNumber: '+13145550177' }]);
+    expect(support.backupContacts).toEqual([{ id: expect.any(Number), name: 'Casey Rivera', phoneNumber: '+13145550177', phoneConfirmed: false }]);
     expect(support.vets).toEqual([{ id: vet!.id, name: 'Riverside Animal Hospital', phoneNumber: '+13145550142', place: '1200 Market St, Saint Louis, MO 63101', isActive: true }]);
     expect(support.payments).toEqual([expect.objectContaining({ amount: expect.any(Number), currency: 'usd', status: 'paid', cardLast4: '4242', payerEmail: input.email })]);
     // The newest few, in any case of the address; the mail log has the rest.

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { loggerOptions } from '../src/app.js';
 import { loadConfig, resolveJwtSecret, testPaymentsWarning } from '../src/config.js';
 
+const twilioSid = `AC${'0'.repeat(32)}`;
+
 describe('configuration', () => {
   it('runs on embedded defaults with no variables set', () => {
     const config = loadConfig({});
@@ -23,6 +25,16 @@ describe('configuration', () => {
     expect(loadConfig({ FOUND_REPORT_BACKUP_AFTER_MINUTES: '5', FOUND_REPORT_VETS_AFTER_MINUTES: '60' }).foundReportEscalation).toEqual({
       backupAfterMinutes: 5,
       vetsAfterMinutes: 60,
+    });
+  });
+
+  it('texts through Twilio only when its account, token and a sender are all set', () => {
+    expect(loadConfig({}).twilio).toBeNull();
+    expect(loadConfig({ TWILIO_ACCOUNT_SID: twilioSid, TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM: '(314) 555-0100' }).twilio).toEqual({
+      accountSid: twilioSid,
+      authToken: 'token',
+      sender: { from: '+13145550100' },
+      apiUrl: undefined,
     });
   });
 
@@ -52,6 +64,11 @@ describe('configuration', () => {
     [{ FOUND_REPORT_BACKUP_AFTER_MINUTES: '0' }, /^Invalid configuration: FOUND_REPORT_BACKUP_AFTER_MINUTES must be from 1 to 10080 minutes/],
     [{ FOUND_REPORT_VETS_AFTER_MINUTES: '1.5' }, /^Invalid configuration: FOUND_REPORT_VETS_AFTER_MINUTES must be a whole number of minutes/],
     [{ FOUND_REPORT_VETS_AFTER_MINUTES: '20000' }, /^Invalid configuration: FOUND_REPORT_VETS_AFTER_MINUTES must be from 1 to 10080 minutes/],
+    [{ TWILIO_ACCOUNT_SID: twilioSid }, /^Invalid configuration: Twilio needs .* \(missing TWILIO_AUTH_TOKEN, TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID\)$/],
+    [{ TWILIO_FROM: '+13145550100' }, /\(missing TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN\)$/],
+    [{ TWILIO_ACCOUNT_SID: 'sid', TWILIO_AUTH_TOKEN: 't', TWILIO_FROM: '+13145550100' }, /^Invalid configuration: TWILIO_ACCOUNT_SID must be an account SID/],
+    [{ TWILIO_ACCOUNT_SID: twilioSid, TWILIO_AUTH_TOKEN: 't', TWILIO_FROM: 'our number' }, /^Invalid configuration: TWILIO_FROM must be a phone number/],
+    [{ TWILIO_ACCOUNT_SID: twilioSid, TWILIO_AUTH_TOKEN: 't', TWILIO_FROM: '+13145550100', TWILIO_MESSAGING_SERVICE_SID: `MG${'0'.repeat(32)}` }, /not both$/],
   ])('stops with one line naming the variable for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

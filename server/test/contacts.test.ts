@@ -15,11 +15,11 @@ describe('backup contacts', () => {
     const { token, user } = await signUpOwner(ctx.app);
     const added = await call<BackupContact>(ctx.app, 'POST', 'Users/backup-contact', { token, body: { name: 'Grandma Rose', phoneNumber: '(503) 555-0199' } });
     expect(added.status).toBe(200);
-    expect(added.body.result).toEqual({ id: expect.any(Number), name: 'Grandma Rose', phoneNumber: '+15035550199' });
+    expect(added.body.result).toEqual({ id: expect.any(Number), name: 'Grandma Rose', phoneNumber: '+15035550199', phoneConfirmed: false });
     const id = added.body.result!.id;
 
     const edited = await call<BackupContact>(ctx.app, 'POST', 'Users/backup-contact', { token, body: { id, name: 'Rose', phoneNumber: '1 503 555 0100' } });
-    expect(edited.body.result).toEqual({ id, name: 'Rose', phoneNumber: '+15035550100' });
+    expect(edited.body.result).toEqual({ id, name: 'Rose', phoneNumber: '+15035550100', phoneConfirmed: false });
     expect((await call<BackupContact[]>(ctx.app, 'GET', 'Users/backup-contacts', { token })).body.result).toEqual([edited.body.result]);
 
     expect((await call(ctx.app, 'DELETE', `Users/BackupContact/${id}`, { token })).status).toBe(200);
@@ -53,7 +53,7 @@ describe('backup contacts', () => {
     expect((await call(ctx.app, 'DELETE', `Users/BackupContact/${id}`, { token: intruder.token })).status).toBe(404);
     expect((await call<BackupContact[]>(ctx.app, 'GET', 'Users/backup-contacts', { token: intruder.token })).body.result).toEqual([]);
     expect((await call<BackupContact[]>(ctx.app, 'GET', 'Users/backup-contacts', { token: owner.token })).body.result).toEqual([
-      { id, name: 'Neighbor Al', phoneNumber: '+15035550142' },
+      { id, name: 'Neighbor Al', phoneNumber: '+15035550142', phoneConfirmed: false },
     ]);
   });
 

@@ -175,3 +175,18 @@ export const socialLoginSchema = requestObject({
   /** Google: the ID token from Google Identity Services; Facebook: the user access token. */
   token: textField(5000, messages.socialSignInFailed, messages.socialSignInFailed).min(10, { error: messages.socialSignInFailed }),
 });
+
+/** `POST Users/verify-phone`: the code texted to the owner's mobile number. */
+export const verifyPhoneSchema = requestObject({
+  code: textField(20, messages.phoneCodeInvalid, messages.phoneCodeInvalid)
+    .trim()
+    .regex(/^\d{6}$/, { error: messages.phoneCodeInvalid }),
+});
+export type VerifyPhoneInput = z.input<typeof verifyPhoneSchema>;
+
+/** `POST public/backup-contact/confirm`: the token of the link texted to a backup contact. */
+export const confirmBackupContactSchema = requestObject({
+  token: textField(200, messages.backupContactLinkInvalid, messages.backupContactLinkInvalid)
+    .trim()
+    .min(1, { error: messages.backupContactLinkInvalid }),
+});

@@ -243,5 +243,21 @@ export const messages = {
   finderUnreachable: 'This finder left no phone number or e-mail the portal can reach.',
   phoneShared: 'Your phone number is on its way to the finder.',
   reunited: 'Marked as reunited. Welcome home!',
+  // Phone numbers proven before the portal texts them (issue 19).
+  phoneCodeInvalid: 'Enter the 6-digit code we texted you.',
+  phoneCodeWrong: 'That code is not right. Check the text we sent and try again.',
+  phoneCodeExpired: 'This code has expired or was already used. Send a new code.',
+  phoneCodeTooManyTries: 'Too many wrong codes. Send a new code.',
+  phoneCodeSent: 'We texted a code to your phone number. It works for 10 minutes.',
+  phoneCodesTooMany: 'You asked for 3 codes in the last hour. Please try again later.',
+  phoneNumberMissing: 'Add a mobile phone number to your profile first.',
+  phoneAlreadyVerified: 'Your phone number is already verified.',
+  phoneVerified: 'Your phone number is verified.',
+  backupContactConfirmationSent: 'We texted the confirmation request again.',
+  backupContactConfirmationsTooMany: 'You sent 5 confirmation texts in the last hour. Please try again later.',
+  backupContactAlreadyConfirmed: 'This backup contact already confirmed the number.',
+  backupContactConfirmed: 'Thank you: your number is confirmed as a backup contact.',
+  backupContactLinkInvalid: 'This confirmation link is invalid, was already used or has expired.',
+  smsSignatureInvalid: 'Invalid Twilio signature',
 } as const;
 

@@ -168,6 +168,8 @@ export interface BackupContact {
   id: number;
   name: string;
   phoneNumber: string;
+  /** The contact confirmed the number (a reply or the texted link): only then is it texted. */
+  phoneConfirmed: boolean;
 }
 
 export interface Chip {

@@ -12,6 +12,8 @@ export const paths = {
   resetPassword: '/reset-password',
   /** Opened from the link mailed at sign-up or to a new e-mail address; read with `?token=`. */
   confirmEmail: '/confirm-email',
+  /** Opened from the link texted to a backup contact; read with `?token=`. */
+  backupContactConfirm: '/backup-contact/confirm',
   petRegister: '/pet-register',
   healthcheck: '/healthcheck',
   microchipLookup: '/microchip-lookup',

@@ -22,6 +22,8 @@ export interface User {
     haveSubscriptions: boolean;
     subscriptionUrl: string | null;
     phoneNumber: string | null;
+    /** The owner proved the mobile number with a texted code: only then does the portal text it. */
+    phoneVerified: boolean;
     firstName: string;
     lastName: string;
     address1: string | null;

@@ -290,12 +290,17 @@ export const backupContacts = pgTable(
     phoneNumber: text('phone_number').notNull(),
     /** When the contact confirmed the number (a reply or a link): only then is it texted. */
     phoneConfirmedAt: timestamptz('phone_confirmed_at'),
+    /** When the contact was last asked to confirm the number; the link texted then names this moment. */
+    confirmationSentAt: timestamptz('confirmation_sent_at'),
     createdAt: createdAt(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
     deletedAt: timestamptz('deleted_at'),
     deletedBy: integer('deleted_by').references(() => users.id),
   },
-  (t) => [index('backup_contacts_user_idx').on(t.userId)],
+  (t) => [
+    index('backup_contacts_user_idx').on(t.userId),
+    index('backup_contacts_phone_idx').on(t.phoneNumber).where(sql`${t.deletedAt} is null`),
+  ],
 );
 
 /**
@@ -653,4 +658,24 @@ export const apiKeys = pgTable(
     revokedBy: integer('revoked_by').references(() => users.id),
   },
   (t) => [uniqueIndex('api_keys_key_hash_idx').on(t.keyHash)],
+);
+
+/**
+ * Codes texted to an owner's new mobile number (6 digits), kept as a keyed hash: single use, void
+ * after 10 minutes or 5 wrong tries, and only the newest of an account works.
+ */
+export const phoneCodes = pgTable(
+  'phone_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id),
+    /** The number the code was texted to (E.164): a code proves that number only. */
+    phone: text('phone').notNull(),
+    codeHash: text('code_hash').notNull(),
+    wrongTries: integer('wrong_tries').notNull().default(0),
+    expiresAt: timestamptz('expires_at').notNull(),
+    usedAt: timestamptz('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('phone_codes_user_idx').on(t.userId, t.createdAt)],
 );

@@ -2,6 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { NumberRefusedError, TextProviderUnavailableError, type Texter } from '../adapters/sms/index.js';
 import type { Database } from '../db/client.js';
 import { textOptOuts, textOutbox } from '../db/schema.js';
+import { hideTextCodes } from '../modules/texts/outbox.js';
 import { claimDue, clockOf, failedAttempt, forEachLimited, handBack, holdClaims, SERVER_PAUSE_MS } from './outbox.js';
 
 const BATCH = 20;
@@ -18,7 +19,8 @@ export interface TextSendRun {
  * Sends the texts that are due through the SMS adapter, like the mail outbox: each claimed before
  * sending, marked sent with the provider's id, tried again later with a growing wait, failed at once
  * when the provider refuses the number for good, and waiting (no attempt used) while the provider is
- * out of reach. A number that answered STOP gets nothing. Once `stop` is signalled no text is started.
+ * out of reach. A number that answered STOP gets nothing (one the provider says answered STOP is
+ * recorded so). A sent text keeps no code. Once `stop` is signalled no text is started.
  */
 export async function sendDueTexts(db: Database, texter: Texter, time?: Date | (() => Date), stop?: AbortSignal): Promise<TextSendRun> {
   const clock = clockOf(time);
@@ -43,13 +45,17 @@ export async function sendDueTexts(db: Database, texter: Texter, time?: Date | (
             return;
           }
           const { providerId } = await texter.send({ to: text.recipient, body: text.body });
-          await db.update(textOutbox).set({ status: 'sent', attempts, sentAt: new Date(), providerId }).where(eq(textOutbox.id, text.id));
+          await db
+            .update(textOutbox)
+            .set({ status: 'sent', attempts, sentAt: new Date(), providerId, body: hideTextCodes(text.kind, text.body) })
+            .where(eq(textOutbox.id, text.id));
           run.sent++;
         } catch (error) {
           if (error instanceof TextProviderUnavailableError) {
             providerDown = String(error).slice(0, 500);
             await handBack(db, textOutbox, [text.id], clock, SERVER_PAUSE_MS, providerDown);
           } else if (error instanceof NumberRefusedError) {
+            if (error.optedOut) await db.insert(textOptOuts).values({ phone: text.recipient }).onConflictDoNothing();
             await db.update(textOutbox).set({ status: 'failed', attempts, lastError: String(error).slice(0, 500) }).where(eq(textOutbox.id, text.id));
           } else {
             await db.update(textOutbox).set(failedAttempt(attempts, error, clock)).where(eq(textOutbox.id, text.id));

@@ -70,6 +70,7 @@ export const router = createBrowserRouter([
       { path: paths.healthcheck, lazy: page(() => import('../features/public/HealthCheckPage'), 'HealthCheckPage') },
       // Opened from the link mailed to a new e-mail address, signed in or not.
       { path: paths.confirmEmail, lazy: page(() => import('../features/profile/ConfirmEmailPage'), 'ConfirmEmailPage') },
+      { path: paths.backupContactConfirm, lazy: page(() => import('../features/contacts/ConfirmBackupContactPage'), 'ConfirmBackupContactPage') },
       // Spec 4: the access guard always lets these through, signed in or not (and the finder's form below). The lookup, what finders
       // open most, comes with the app's own script; a profile loads its card when opened.
       { path: paths.microchipLookup, element: <MicrochipLookupPage /> },

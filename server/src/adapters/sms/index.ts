@@ -14,7 +14,15 @@ export interface Texter {
 }
 
 /** The provider refused this number or text for good (not a mobile, unsubscribed, invalid): sending again cannot deliver it. */
-export class NumberRefusedError extends Error {}
+export class NumberRefusedError extends Error {
+  /** The provider holds the number as having answered STOP: the portal records it too. */
+  readonly optedOut: boolean;
+
+  constructor(message: string, options: { optedOut?: boolean } = {}) {
+    super(message);
+    this.optedOut = options.optedOut ?? false;
+  }
+}
 
 /** The provider could not be reached or used (no connection, a timeout, its 5xx, a rate limit): the text can only wait. */
 export class TextProviderUnavailableError extends Error {}

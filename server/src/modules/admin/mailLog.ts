@@ -1,13 +1,25 @@
-import { mailLogPageSize, messages, oneLine, type MailKind, type MailLogEntry, type MailLogMessage, type MailLogPage, type MailQueue, type MailStatus } from '@petreg/contract';
+import {
+  mailLogPageSize,
+  messages,
+  oneLine,
+  type MailKind,
+  type MailLogEntry,
+  type MailLogMessage,
+  type MailLogPage,
+  type MailQueue,
+  type MailStatus,
+  type TextKind,
+} from '@petreg/contract';
 import { eq, sql } from 'drizzle-orm';
 import { recordAudit } from '../../db/audit.js';
 import { queryRows, type Database } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
 import { countedMatches, matchCount } from '../../db/matchCount.js';
-import { alertEmails, mailOutbox } from '../../db/schema.js';
+import { alertEmails, mailOutbox, textOutbox } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import { hideLinkCodes } from '../users/mailedLinks.js';
+import { hideTextCodes } from '../texts/outbox.js';
 import { alertMessageWriter, readAlerts, type AlertMailSettings } from '../alerts/messages.js';
 
 export interface MailLogDeps {
@@ -17,13 +29,14 @@ export interface MailLogDeps {
 
 export type MailLog = ReturnType<typeof createMailLog>;
 
-/** A row of either queue, as the log reads it; an alert e-mail's subject and text are rendered from its alert. */
+/** A row of any queue, as the log reads it; an alert e-mail's subject and text are rendered from its alert. */
 interface LoggedMail {
   queue: MailQueue;
   id: number;
   recipient: string;
-  kind: MailKind;
+  kind: MailKind | TextKind;
   status: MailStatus;
+  deliveryStatus: string | null;
   attempts: number;
   lastError: string | null;
   createdAt: Date;
@@ -35,22 +48,44 @@ interface LoggedMail {
 }
 
 /**
- * Both queues as one list. The mail outbox keeps each e-mail as written; an alert e-mail is rendered
- * when sent (each recipient has an own pixel and unsubscribe address), so the log renders it again.
+ * The three queues as one list. The mail outbox keeps each e-mail as written, the texts likewise; an
+ * alert e-mail is rendered when sent (each recipient has an own pixel and unsubscribe address), so
+ * the log renders it again.
  */
 const loggedMail = sql`
-  select 'outbox' as queue, id, recipient, kind, status, attempts, last_error, created_at, sent_at, subject, text, null::integer as alert_id, null::uuid as token
+  select 'outbox' as queue, id, recipient, kind, status, null::text as delivery_status, attempts, last_error, created_at, sent_at, subject, text, null::integer as alert_id, null::uuid as token
     from ${mailOutbox}
   union all
-  select 'alert', id, recipient, kind, status, attempts, last_error, created_at, delivered_at, null, null, alert_id, token
-    from ${alertEmails}`;
+  select 'alert', id, recipient, kind, status, null, attempts, last_error, created_at, delivered_at, null, null, alert_id, token
+    from ${alertEmails}
+  union all
+  select 'text', id, recipient, kind, status, delivery_status, attempts, last_error, created_at, sent_at, null, body, null, null
+    from ${textOutbox}`;
+
+const queueTables = { outbox: mailOutbox, alert: alertEmails, text: textOutbox } as const;
+
+/** A text's first words, its codes hidden, stand for the subject it lacks. */
+const SUBJECT_OF_TEXT_MAX = 80;
+function subjectOfText(kind: TextKind, body: string) {
+  const line = oneLine(hideTextCodes(kind, body));
+  return line.length > SUBJECT_OF_TEXT_MAX ? `${line.slice(0, SUBJECT_OF_TEXT_MAX - 1)}…` : line;
+}
+
+/** Digits enough to be part of a phone number: the query then also matches texts' numbers typed any way ("(314) 555-01"). */
+const PHONE_DIGITS_MIN = 4;
+function recipientMatches(query: string) {
+  const digits = query.replace(/\D/g, '');
+  const byPhone = digits.length >= PHONE_DIGITS_MIN && /^[\d\s()+.-]+$/.test(query) ? sql` or (queue = 'text' and recipient like ${containsPattern(digits)})` : sql``;
+  return sql`where (recipient ilike ${containsPattern(query)}${byPhone})`;
+}
 
 interface LoggedMailRow {
   queue: MailQueue;
   id: number;
   recipient: string;
-  kind: MailKind;
+  kind: MailKind | TextKind;
   status: MailStatus;
+  delivery_status: string | null;
   attempts: number;
   last_error: string | null;
   created_at: Date | string;
@@ -70,6 +105,7 @@ function fromRow(row: LoggedMailRow): LoggedMail {
     recipient: row.recipient,
     kind: row.kind,
     status: row.status,
+    deliveryStatus: row.delivery_status,
     attempts: row.attempts,
     lastError: row.last_error,
     createdAt: dateOf(row.created_at)!,
@@ -92,7 +128,8 @@ export function createMailLog({ db, alertMail }: MailLogDeps) {
     const written = new Map<LoggedMail, { subject: string; text: string }>();
     for (const mail of mails) {
       const alert = mail.queue === 'alert' ? alerts.get(mail.alertId!) : undefined;
-      if (alert) written.set(mail, writeAlertMessage({ kind: mail.kind, token: mail.token!, recipient: mail.recipient }, alert));
+      if (alert) written.set(mail, writeAlertMessage({ kind: mail.kind as MailKind, token: mail.token!, recipient: mail.recipient }, alert));
+      else if (mail.queue === 'text') written.set(mail, { subject: subjectOfText(mail.kind as TextKind, mail.text ?? ''), text: hideTextCodes(mail.kind as TextKind, mail.text ?? '') });
       else written.set(mail, { subject: mail.subject ?? '', text: mail.text ?? '' });
     }
     return written;
@@ -107,6 +144,7 @@ export function createMailLog({ db, alertMail }: MailLogDeps) {
       subject: oneLine(subject),
       kind: mail.kind,
       status: mail.status,
+      deliveryStatus: mail.deliveryStatus,
       attempts: mail.attempts,
       lastError: mail.lastError,
       createdAt: mail.createdAt.toISOString(),
@@ -121,9 +159,9 @@ export function createMailLog({ db, alertMail }: MailLogDeps) {
   }
 
   return {
-    /** GET admin/mail: newest first, a page at a time; the query matches part of the recipient's address. */
+    /** GET admin/mail: newest first, a page at a time; the query matches part of the recipient's address or number. */
     async list(query: { query?: string; page: number }): Promise<MailLogPage> {
-      const where = query.query ? sql`where recipient ilike ${containsPattern(query.query)}` : sql``;
+      const where = query.query ? recipientMatches(query.query) : sql``;
       const [counted] = await queryRows<{ total: number }>(db, matchCount(sql`select 1 from (${loggedMail}) mail ${where}`));
       const rows = await queryRows<LoggedMailRow>(
         db,
@@ -145,11 +183,11 @@ export function createMailLog({ db, alertMail }: MailLogDeps) {
       return { ...entryOf(mail, subject), text: hideLinkCodes(text) };
     },
 
-    /** POST admin/mail/{queue}/{id}/resend: a failed e-mail goes back in its queue with fresh attempts. */
+    /** POST admin/mail/{queue}/{id}/resend: a failed e-mail or text goes back in its queue with fresh attempts. */
     async resend(session: Session, queue: MailQueue, id: number): Promise<MailLogEntry> {
-      const table = queue === 'outbox' ? mailOutbox : alertEmails;
-      // Due on the database's clock, which the worker's claims go by.
-      const again = { status: 'pending', attempts: 0, nextAttemptAt: sql`now()`, lastError: null };
+      const table = queueTables[queue];
+      // Due on the database's clock, which the worker's claims go by; a text's old delivery report no longer holds.
+      const again = { status: 'pending', attempts: 0, nextAttemptAt: sql`now()`, lastError: null, ...(queue === 'text' ? { deliveryStatus: null } : {}) };
       const [resent] = await db.transaction(async (tx) => {
         const queued = await tx
           .update(table)

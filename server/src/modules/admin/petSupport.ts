@@ -29,7 +29,12 @@ export function createPetSupportView({ db }: { db: Database }) {
           .leftJoin(zipCodes, eq(zipCodes.zip, petAlerts.zipCode))
           .where(and(eq(petAlerts.petId, pet.id), inArray(petAlerts.status, ['NEW', 'paid']))),
         db
-          .select({ id: backupContacts.id, name: backupContacts.name, phoneNumber: backupContacts.phoneNumber })
+          .select({
+            id: backupContacts.id,
+            name: backupContacts.name,
+            phoneNumber: backupContacts.phoneNumber,
+            phoneConfirmed: sql<boolean>`${backupContacts.phoneConfirmedAt} is not null`,
+          })
           .from(backupContacts)
           .where(and(eq(backupContacts.userId, pet.userId), isNull(backupContacts.deletedAt)))
           .orderBy(asc(backupContacts.id)),

@@ -87,7 +87,8 @@ export function createAdminRecords(deps: AdminRecordDeps) {
       try {
         await db.transaction(async (tx) => {
           // A new address was told on the phone, never proven: a provider's sign-in must not join it on its word.
-          const proof = emailChanged ? { emailVerifiedAt: null } : {};
+          // Likewise a number told on the phone: the owner proves it with a texted code from the profile.
+          const proof = { ...(emailChanged ? { emailVerifiedAt: null } : {}), ...(saved.phoneNumber !== current.phoneNumber ? { phoneVerifiedAt: null } : {}) };
           await tx.update(users).set({ ...saved, ...proof, updatedAt: new Date() }).where(eq(users.id, userId));
           if (emailChanged) {
             await voidMailedLinks(tx, userId);

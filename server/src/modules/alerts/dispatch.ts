@@ -4,7 +4,8 @@ import type { Transaction } from '../../db/client.js';
 import { mailOutbox, petAlerts, pets, users } from '../../db/schema.js';
 import { conflict } from '../../errors.js';
 import { findZip } from '../../geography.js';
-import { alertSentEmail } from './emails.js';
+import { queueTexts } from '../texts/outbox.js';
+import { alertSentEmail, alertSentText } from './emails.js';
 import { writeAlertRecipients } from './recipients.js';
 
 /**
@@ -40,17 +41,22 @@ export async function sendAlert(
   const zip = await findZip(tx, alert.zipCode);
   const recipients = await writeAlertRecipients(tx, alert, zip);
   await tx.update(petAlerts).set({ recipientsCount: recipients }).where(eq(petAlerts.id, alert.id));
-  const [owner] = await tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, pet!.userId));
-  await tx.insert(mailOutbox).values({
-    recipient: owner!.email,
-    ...alertSentEmail({
-      firstName: owner!.firstName,
-      petName: pet!.name,
-      place: zip?.place ?? alert.zipCode,
-      recipients,
-      payment: options.payment,
-      analyticsUrl: `${options.publicUrl}${paths.clientAddAlert}`,
-    }),
-  });
+  const [owner] = await tx
+    .select({ email: users.email, firstName: users.firstName, phone: users.phoneNumber, phoneVerifiedAt: users.phoneVerifiedAt, notifyBySms: users.notifyBySms })
+    .from(users)
+    .where(eq(users.id, pet!.userId));
+  const confirmation = {
+    firstName: owner!.firstName,
+    petName: pet!.name,
+    place: zip?.place ?? alert.zipCode,
+    recipients,
+    payment: options.payment,
+    analyticsUrl: `${options.publicUrl}${paths.clientAddAlert}`,
+  };
+  await tx.insert(mailOutbox).values({ recipient: owner!.email, ...alertSentEmail(confirmation) });
+  // And a text, when the owner asked for SMS notifications and proved the number.
+  if (owner!.notifyBySms && owner!.phone && owner!.phoneVerifiedAt) {
+    await queueTexts(tx, [{ to: owner!.phone, kind: 'alert-sent', userId: pet!.userId, body: alertSentText(confirmation) }]);
+  }
   return recipients;
 }

@@ -162,18 +162,22 @@ export function foundEmail(stored: Pick<AlertedPet, 'name' | 'species' | 'place'
   };
 }
 
-/** The owner's confirmation: how many professionals the alert went to, and what was paid for it. */
-export function alertSentEmail(stored: {
+export interface AlertSent {
   firstName: string;
   petName: string;
   place: string;
   recipients: number;
   payment: { amountCents: number; currency: string } | null;
   analyticsUrl: string;
-}) {
+}
+
+const reachedOf = (recipients: number) =>
+  recipients === 1 ? '1 pet-care professional' : `${recipients.toLocaleString('en-US')} pet-care professionals`;
+
+/** The owner's confirmation: how many professionals the alert went to, and what was paid for it. */
+export function alertSentEmail(stored: AlertSent) {
   const sent = { ...stored, petName: oneLine(stored.petName), firstName: oneLine(stored.firstName) };
-  const reached =
-    sent.recipients === 1 ? '1 pet-care professional' : `${sent.recipients.toLocaleString('en-US')} pet-care professionals`;
+  const reached = reachedOf(sent.recipients);
   const lines = [
     `Your lost pet alert for ${sent.petName} is on its way to ${reached} within 50 miles of ${sent.place}.`,
     sent.payment ? `We received ${formatMoney(sent.payment.amountCents, sent.payment.currency)} for it.` : `It was sent at no charge: ${sent.petName}'s protection plan includes alerts.`,
@@ -185,4 +189,9 @@ export function alertSentEmail(stored: {
     text: `Hi ${sent.firstName},\n\n${lines.join('\n')}\n\nLost Pet Alerts: ${sent.analyticsUrl}\n`,
     html: paragraphs([`Hi ${escapeHtml(sent.firstName)},`, ...lines.map(escapeHtml), `<a href="${escapeHtml(sent.analyticsUrl)}">Lost Pet Alerts</a>`]),
   };
+}
+
+/** The same confirmation as a text to the owner's verified mobile: short, with where to follow it. */
+export function alertSentText(stored: AlertSent) {
+  return `Your lost pet alert for ${oneLine(stored.petName)} is on its way to ${reachedOf(stored.recipients)} within 50 miles of ${stored.place}. Follow it: ${stored.analyticsUrl}`;
 }

@@ -1,6 +1,7 @@
 import { normalisePhone, textMaxLength, type TextKind } from '@petreg/contract';
 import type { Database, Transaction } from '../../db/client.js';
 import { textOutbox } from '../../db/schema.js';
+import { hideLinkCodes } from '../users/mailedLinks.js';
 
 export interface QueuedText {
   /** A phone number as stored; it is texted in E.164. */
@@ -22,4 +23,13 @@ export async function queueTexts(db: Database | Transaction, texts: QueuedText[]
   });
   if (rows.length) await db.insert(textOutbox).values(rows);
   return rows.length;
+}
+
+/**
+ * A text with its codes hidden: a phone code's digits, and the codes of its links. What the mail
+ * log shows, and all the outbox keeps of a text once sent, so neither holds a working code.
+ */
+export function hideTextCodes(kind: TextKind, body: string): string {
+  const linksHidden = hideLinkCodes(body);
+  return kind === 'phone-code' ? linksHidden.replace(/\b\d{6}\b/g, '[hidden]') : linksHidden;
 }

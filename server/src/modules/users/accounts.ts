@@ -70,6 +70,7 @@ export function createAccounts(deps: { db: Database; sessions: SessionService })
         haveSubscriptions: row.haveSubscriptions,
         subscriptionUrl: row.haveSubscriptions ? `${API_BASE}/utilities/stripe-dashboard?uid=${u.id}` : null,
         phoneNumber: u.phoneNumber,
+        phoneVerified: u.phoneNumber !== null && u.phoneVerifiedAt !== null,
         firstName: u.firstName,
         lastName: u.lastName,
         address1: u.address1,

@@ -13,10 +13,11 @@ import { mayActFor, type Session, type SessionService } from '../../plugins/auth
 import type { Accounts } from './accounts.js';
 import { requestEmailChange } from './emailChange.js';
 import { voidMailedLinks } from './mailedLinks.js';
+import { textPhoneCode } from './phoneVerification.js';
 import type { PasswordCheck } from './signIn.js';
 
 export function createProfile(
-  deps: { db: Database; sessions: SessionService; storage: FileStorage; publicUrl: string },
+  deps: { db: Database; sessions: SessionService; storage: FileStorage; publicUrl: string; secret: string; registryName: string },
   accounts: Accounts,
   passwords: PasswordCheck,
 ) {
@@ -33,6 +34,7 @@ export function createProfile(
     /**
      * Saves the profile. A new e-mail takes effect only once the link mailed to it is followed, and
      * asking for it takes the signed-in person's current password; a change of letter case is the same address.
+     * A new mobile number is unverified until the code texted to it comes back.
      */
     async updateProfile(session: Session, id: number, input: z.output<typeof profileSchema>, address: string): Promise<User> {
       if (!mayActFor(session, id)) throw forbidden(messages.forbidden);
@@ -46,10 +48,13 @@ export function createProfile(
         const holder = await accounts.findByEmail(newEmail);
         if (holder) throw conflict(messages.emailTaken);
       }
+      const phoneNumber = fields.phoneNumber ? normalisePhone(fields.phoneNumber) : null;
+      const newPhone = phoneNumber !== current.phoneNumber;
       const saved = {
         ...fields,
         email: newEmail ? current.email : email,
-        phoneNumber: fields.phoneNumber ? normalisePhone(fields.phoneNumber) : null,
+        phoneNumber,
+        ...(newPhone ? { phoneVerifiedAt: null } : {}),
       };
       const sent = sentPhoto === undefined ? current.photo : await resolveImageField(storage, imageFolders.users, sentPhoto, current.photo);
       let photos: { photo: string | null; replaced: string | null };
@@ -60,6 +65,8 @@ export function createProfile(
           const photo = keptImage(sent, current.photo, locked!.photo);
           await tx.update(users).set({ ...saved, photo, updatedAt: new Date() }).where(eq(users.id, id));
           if (newEmail) await requestEmailChange(tx, deps.publicUrl, current, newEmail);
+          // Past the hour's codes the number is saved unverified; the profile offers a new code later.
+          if (newPhone && phoneNumber) await textPhoneCode(tx, deps, id, phoneNumber);
           if (id !== session.userId) {
             const { passwordHash: _secret, ...before } = current;
             await recordAudit(tx, { actorUserId: session.userId, action: 'update', entity: 'user', entityId: id, before, after: saved });

@@ -11,6 +11,7 @@ import {
   signUpSchema,
   socialLoginSchema,
   userSettingsSchema,
+  verifyPhoneSchema,
 } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { answer, perEmail, perIp, perUser, sendImage, withImageBodyLimit } from '../../http.js';
@@ -27,6 +28,8 @@ const limits = {
   setPassword: { ip: { max: 10, window: MINUTE }, email: { max: 10, window: 60 * MINUTE } },
   confirmEmail: { ip: { max: 10, window: MINUTE } },
   resendConfirmation: { max: 3, window: 60 * MINUTE },
+  // The service holds an account to 3 codes an hour and 5 wrong tries a code; this bounds the calls.
+  phoneCode: { max: 10, window: MINUTE },
   // A sign-up with a closed account's address mails its owner a link: held like forgot-password.
   signUpEmail: { max: 5, window: 60 * MINUTE },
   emailExists: { ip: { max: 30, window: MINUTE }, email: { max: 20, window: MINUTE } },
@@ -112,6 +115,17 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
       await users.resendEmailConfirmation(sessionOf(request));
       return answer(true);
     },
+  );
+
+  app.post('/Users/send-phone-code', { schema: { tags }, config: { auth: 'signedIn', ...perUser(limits.phoneCode) } }, async (request) => {
+    await users.sendPhoneCode(sessionOf(request));
+    return answer(true);
+  });
+
+  app.post(
+    '/Users/verify-phone',
+    { schema: { tags, body: verifyPhoneSchema }, config: { auth: 'signedIn', ...perUser(limits.phoneCode) } },
+    async (request) => answer(await users.verifyPhone(sessionOf(request), request.body.code)),
   );
 
   app.get('/Users/token-login', { schema: { tags }, config: { auth: 'signedIn' } }, async (request) =>

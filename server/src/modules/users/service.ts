@@ -10,6 +10,7 @@ import type { Session, SessionService } from '../../plugins/auth.js';
 import { abandonedSignUp, byEmail, createAccounts, holdsNothing } from './accounts.js';
 import { createEmailChange } from './emailChange.js';
 import { createPasswordReset } from './passwordReset.js';
+import { createPhoneVerification } from './phoneVerification.js';
 import { createProfile } from './profile.js';
 import { createPasswordCheck, createSignIn } from './signIn.js';
 import { createSignUp } from './signUp.js';
@@ -23,8 +24,10 @@ export function createUserService(deps: {
   sessions: SessionService;
   storage: FileStorage;
   publicUrl: string;
-  /** Keys the hashes that stand for e-mails and addresses in the sign-in counters. */
+  /** Keys the hashes that stand for e-mails and addresses in the sign-in counters, and for phone codes. */
   secret: string;
+  /** How texts sign: "<code> is your <registry> code". */
+  registryName: string;
 }) {
   const { db, sessions } = deps;
   const accounts = createAccounts(deps);
@@ -40,6 +43,7 @@ export function createUserService(deps: {
     ...createSignIn(accounts, passwords),
     ...createProfile(deps, accounts, passwords),
     ...createEmailChange(deps, accounts),
+    ...createPhoneVerification(deps, accounts),
 
     /** A followed reset link proves the mailbox: the address it was followed from is the owner's. */
     async setPasswordByToken(input: SetPasswordByTokenInput, address: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { formatDateTime, mailKinds, mailLogPageSize, messages, type MailLogEntry } from '@petreg/contract';
+import { formatDateTime, formatPhone, loggedKindLabel, mailLogPageSize, messages, type MailLogEntry } from '@petreg/contract';
 import { MarkEmailRead, Send, Visibility } from '@mui/icons-material';
 import {
   Alert,
@@ -34,7 +34,13 @@ import { useAddressSearch } from './useAddressSearch';
 
 const triesOf = (mail: MailLogEntry) => (mail.attempts === 1 ? '1 attempt' : `${mail.attempts} attempts`);
 
-/** admin-send-email: the mail log, every e-mail the portal sent or will send; a failed one can be sent again. */
+/** A text's number as owners write it; an e-mail's address as it is. */
+const recipientOf = (mail: MailLogEntry) => (mail.queue === 'text' ? formatPhone(mail.recipient) : mail.recipient);
+const kindOf = (mail: MailLogEntry) => `${mail.queue === 'text' ? 'Text: ' : ''}${loggedKindLabel(mail.queue, mail.kind)}`;
+/** What the SMS provider last reported of a text's delivery ("delivered", "undelivered" …). */
+const deliveryOf = (mail: MailLogEntry) => (mail.deliveryStatus ? `delivery: ${mail.deliveryStatus}` : undefined);
+
+/** admin-send-email: the mail log, every e-mail and text the portal sent or will send; a failed one can be sent again. */
 export function MailLogPage() {
   const search = useAddressSearch();
   const { query, page } = search;
@@ -43,16 +49,16 @@ export function MailLogPage() {
 
   return (
     <>
-      <PageHeader title="Mail log" subtitle="Every e-mail the portal sent or will send: account, payment and alert e-mails, and where each stands." />
+      <PageHeader title="Mail log" subtitle="Every e-mail and text the portal sent or will send: account, payment and alert e-mails, texts, and where each stands." />
       <AdminListCard
         search={search}
         searchLabel="Search by recipient"
-        placeholder="Email address or part of it"
+        placeholder="Email address, phone number or part of it"
         maxLength={255}
         list={mail}
         loadingLabel="Loading e-mails"
         pageSize={mailLogPageSize}
-        empty={<EmptyState icon={<MarkEmailRead />} title="No e-mails found" hint={query ? 'Try part of the address.' : 'E-mails appear here as soon as the portal writes them.'} />}
+        empty={<EmptyState icon={<MarkEmailRead />} title="No e-mails found" hint={query ? 'Try part of the address or number.' : 'E-mails and texts appear here as soon as the portal writes them.'} />}
       >
         {(items) => (
           <TableContainer sx={{ ...stackedTable(640), px: { xs: 1.5, sm: 0 }, pt: { xs: 1.5, sm: 0 }, '& th, & td': { px: 1.5 } }}>
@@ -70,11 +76,15 @@ export function MailLogPage() {
                 {items.map((entry) => (
                   <TableRow key={`${entry.queue}-${entry.id}`} hover>
                     <TableCell data-label="Recipient" sx={{ overflowWrap: 'anywhere', minWidth: 160 }}>
-                      <CellText detail={mailKinds[entry.kind]}>{entry.recipient}</CellText>
+                      <CellText detail={kindOf(entry)}>{recipientOf(entry)}</CellText>
                     </TableCell>
                     <TableCell data-label="Subject">{entry.subject}</TableCell>
                     <TableCell data-label="Status">
-                      <CellText detail={entry.lastError ? `${triesOf(entry)}: ${entry.lastError}` : entry.attempts > 0 ? triesOf(entry) : undefined}>
+                      <CellText
+                        detail={[entry.lastError ? `${triesOf(entry)}: ${entry.lastError}` : entry.attempts > 0 ? triesOf(entry) : undefined, deliveryOf(entry)]
+                          .filter(Boolean)
+                          .join(', ') || undefined}
+                      >
                         <MailStatusChip status={entry.status} />
                       </CellText>
                     </TableCell>
@@ -83,7 +93,10 @@ export function MailLogPage() {
                     </TableCell>
                     <TableCell align="right">
                       <Tooltip title="Open">
-                        <IconButton aria-label={`Open the e-mail to ${entry.recipient}: ${entry.subject}`} onClick={() => setOpened(entry)}>
+                        <IconButton
+                          aria-label={`Open the ${entry.queue === 'text' ? 'text' : 'e-mail'} to ${recipientOf(entry)}: ${entry.subject}`}
+                          onClick={() => setOpened(entry)}
+                        >
                           <Visibility />
                         </IconButton>
                       </Tooltip>
@@ -100,7 +113,7 @@ export function MailLogPage() {
   );
 }
 
-/** One e-mail as its recipient got it (plain text), with Send again while it has failed. */
+/** One e-mail or text as its recipient got it (plain text), with Send again while it has failed. */
 function MailDialog({ entry, onClose }: { entry: MailLogEntry; onClose: () => void }) {
   const message = useMailMessage(entry.queue, entry.id);
   const resend = useResendMail();
@@ -117,14 +130,14 @@ function MailDialog({ entry, onClose }: { entry: MailLogEntry; onClose: () => vo
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="mail-title">
-      <DialogTitle id="mail-title">{shown.subject}</DialogTitle>
+      <DialogTitle id="mail-title">{shown.queue === 'text' ? `Text to ${recipientOf(shown)}` : shown.subject}</DialogTitle>
       <DialogContent dividers>
         <Stack spacing={0.5} sx={{ mb: 2 }}>
           <Typography variant="body2">
-            <b>To:</b> {shown.recipient}
+            <b>To:</b> {recipientOf(shown)}
           </Typography>
           <Typography variant="body2">
-            <b>Kind:</b> {mailKinds[shown.kind]}
+            <b>Kind:</b> {kindOf(shown)}
           </Typography>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
             <Typography variant="body2" component="span">
@@ -134,6 +147,7 @@ function MailDialog({ entry, onClose }: { entry: MailLogEntry; onClose: () => vo
             <Typography variant="body2" color="text.secondary" component="span">
               {triesOf(shown)}
               {shown.sentAt && `, sent ${formatDateTime(shown.sentAt)}`}
+              {shown.deliveryStatus && `, ${deliveryOf(shown)}`}
             </Typography>
           </Stack>
           {shown.lastError && (

@@ -27,3 +27,17 @@ export function useDeleteBackupContact() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: contactsKey }),
   });
 }
+
+/** Texts the contact the confirmation request again (limited per account). */
+export function useResendContactConfirmation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.post<BackupContact>(`Users/BackupContact/${id}/resend-confirmation`, {}),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: contactsKey }),
+  });
+}
+
+/** The contact follows the texted link, signed in or not. */
+export function useConfirmBackupContact() {
+  return useMutation({ mutationFn: (token: string) => api.post<boolean>('public/backup-contact/confirm', { token }) });
+}

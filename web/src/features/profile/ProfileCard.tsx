@@ -14,6 +14,7 @@ import noPhoto from '../../components/images/person.svg';
 import { useSession } from '../auth/session';
 import { accountFormValues, AddressFields, NameFields, NotificationSwitches } from './AccountFields';
 import { currentUserKey, useUpdateProfile, type ProfileUpdate } from './api';
+import { PhoneVerification } from './PhoneVerification';
 import { EditActions } from '../../components/EditActions';
 
 function formValues(user: User): ProfileInput {
@@ -50,6 +51,11 @@ export function ProfileCard({ user }: { user: User }) {
     return () => window.clearTimeout(timer);
   }, [settling]);
 
+  const showUser = (saved: User) => {
+    session.updateUser(saved);
+    queryClient.setQueryData(currentUserKey, saved);
+  };
+
   const cancel = () => {
     reset(formValues(user));
     setError(null);
@@ -62,9 +68,9 @@ export function ProfileCard({ user }: { user: User }) {
     const newEmail = !isSameEmail(profile.email, user.data.email);
     update.mutate(newEmail ? { ...profile, currentPassword } : profile, {
       onSuccess: (saved) => {
-        if (newEmail) setNotice(messages.emailChangeSent);
-        session.updateUser(saved);
-        queryClient.setQueryData(currentUserKey, saved);
+        const newPhone = saved.data.phoneNumber !== null && saved.data.phoneNumber !== user.data.phoneNumber;
+        setNotice([newEmail && messages.emailChangeSent, newPhone && messages.phoneCodeSent].filter(Boolean).join(' ') || null);
+        showUser(saved);
         reset(formValues(saved));
         setEditing(false);
         setSettling(true);
@@ -153,6 +159,11 @@ export function ProfileCard({ user }: { user: User }) {
                 helperText={editing && !notifyBySms ? 'Turn on SMS notifications to change it' : undefined}
               />
             </Grid>
+            {!editing && user.data.phoneNumber && (
+              <Grid size={12}>
+                <PhoneVerification user={user} onVerified={showUser} />
+              </Grid>
+            )}
             <AddressFields control={control} disabled={readOnly} autoFill />
             <NotificationSwitches control={control} disabled={readOnly} />
           </Grid>

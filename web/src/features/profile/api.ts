@@ -41,3 +41,13 @@ export function useConfirmEmail() {
 export function useResendEmailConfirmation() {
   return useMutation({ mutationFn: () => api.post<boolean>('Users/resend-email-confirmation', {}) });
 }
+
+/** Texts a new code to the owner's mobile number (3 an hour). */
+export function useSendPhoneCode() {
+  return useMutation({ mutationFn: () => api.post<boolean>('Users/send-phone-code', {}) });
+}
+
+/** The code texted to the owner's mobile number: the answer is the user, the number verified. */
+export function useVerifyPhone() {
+  return useMutation({ mutationFn: (code: string) => api.post<User>('Users/verify-phone', { code }) });
+}

@@ -1,0 +1,79 @@
+import twilio from 'twilio';
+import type RequestClient from 'twilio/lib/base/RequestClient.js';
+import type { TwilioSettings } from '../../config.js';
+import { NumberRefusedError, TextProviderUnavailableError, type Texter } from './index.js';
+
+/** How long a call to Twilio may take before the text waits for the provider (its calls answer in well under a second). */
+export const TWILIO_TIMEOUT_MS = 10_000;
+
+/**
+ * Twilio's refusals that no later try can change: an invalid number (21211), one that cannot be
+ * reached (21214) or routed (21612), a landline (21614), a country the account may not text (21408),
+ * and a number that answered STOP (21610).
+ */
+const refusedForGood = new Set([21211, 21214, 21408, 21610, 21612, 21614]);
+/** Twilio's code for a recipient who answered STOP: the portal records the opt-out too. */
+export const TWILIO_UNSUBSCRIBED = 21610;
+
+/** Twilio's error answer as the SDK raises it (RestException, or TwilioServiceException for RFC 9457 answers). */
+interface TwilioRefusal {
+  status: number;
+  code?: number;
+  message?: string;
+}
+const isRefusal = (error: unknown): error is TwilioRefusal =>
+  error instanceof Error && typeof (error as Partial<TwilioRefusal>).status === 'number';
+/** The SDK's HTTP client (axios) failing before any answer: no connection, a reset, the timeout. */
+const isNetworkError = (error: unknown) => error instanceof Error && (error as { isAxiosError?: boolean }).isAxiosError === true;
+
+/** Sorts what Twilio answered into the adapter's errors: refused for good, unavailable (wait), or another failure (retried). */
+export function twilioError(error: unknown): Error {
+  if (isRefusal(error)) {
+    const said = `Twilio ${error.status}${error.code ? ` (${error.code})` : ''}: ${error.message ?? 'no message'}`;
+    if (error.code !== undefined && refusedForGood.has(error.code)) return new NumberRefusedError(said, { optedOut: error.code === TWILIO_UNSUBSCRIBED });
+    if (error.status === 429 || error.status >= 500) return new TextProviderUnavailableError(said);
+    return new Error(said);
+  }
+  if (isNetworkError(error)) return new TextProviderUnavailableError(`Twilio out of reach: ${error instanceof Error ? error.message : String(error)}`);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * The SDK's own HTTP client, sending to `apiUrl` instead of Twilio's hosts (a local Twilio-shaped
+ * server in tests); the path, the credentials and the form body stay as the SDK wrote them.
+ */
+class RedirectedRequestClient extends twilio.RequestClient {
+  constructor(
+    private readonly apiUrl: URL,
+    options: ConstructorParameters<typeof twilio.RequestClient>[0],
+  ) {
+    super(options);
+  }
+
+  override request<TData>(options: RequestClient.RequestOptions<TData>) {
+    const uri = new URL(options.uri);
+    uri.protocol = this.apiUrl.protocol;
+    uri.host = this.apiUrl.host;
+    return super.request<TData>({ ...options, uri: uri.href });
+  }
+}
+
+/**
+ * Texts through Twilio's Messages API. Each message asks Twilio to report its delivery to
+ * `statusCallbackUrl`. Resolves with the message's SID.
+ */
+export function createTwilioTexter(settings: TwilioSettings, statusCallbackUrl: string, timeoutMs = TWILIO_TIMEOUT_MS): Texter {
+  const httpOptions = { timeout: timeoutMs, keepAlive: true };
+  const httpClient = settings.apiUrl ? new RedirectedRequestClient(new URL(settings.apiUrl), httpOptions) : new twilio.RequestClient(httpOptions);
+  const client = twilio(settings.accountSid, settings.authToken, { httpClient });
+  return {
+    async send(message) {
+      try {
+        const sent = await client.messages.create({ to: message.to, body: message.body, statusCallback: statusCallbackUrl, ...settings.sender });
+        return { providerId: sent.sid };
+      } catch (error) {
+        throw twilioError(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,311 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { failure, messages, type BackupContact } from '@petreg/contract';
+import { eq } from 'drizzle-orm';
+import twilio from 'twilio';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTwilioTexter } from '../src/adapters/sms/twilio.js';
+import { loadConfig, type Env } from '../src/config.js';
+import { textOptOuts, textOutbox } from '../src/db/schema.js';
+import { queueTexts } from '../src/modules/texts/outbox.js';
+import { sendDueTexts } from '../src/worker/texts.js';
+import { call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
+
+const accountSid = `AC${'0123456789abcdef'.repeat(2)}`;
+const authToken = 'twilio-auth-token-for-tests';
+const publicUrl = 'https://registry.example.org';
+
+/** What the local Twilio answers a message: Twilio's JSON, a hang (a slow provider), or a dropped connection. */
+type Answer = { status: number; json: unknown } | 'hang';
+interface Received {
+  path: string;
+  form: URLSearchParams;
+  authorization: string | undefined;
+}
+
+/**
+ * A local server answering Twilio's Messages API as documented: POST
+ * /2010-04-01/Accounts/{sid}/Messages.json, 201 with the message (sid, status queued), or an error
+ * {code, message, more_info, status}.
+ */
+async function localTwilio() {
+  const received: Received[] = [];
+  let answer: (form: URLSearchParams) => Answer = () => ({ status: 201, json: {} });
+  const hanging = new Set<ServerResponse>();
+  let serial = 0;
+  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const form = new URLSearchParams(body);
+      received.push({ path: request.url ?? '', form, authorization: request.headers.authorization });
+      const given = answer(form);
+      if (given === 'hang') {
+        hanging.add(response);
+        return;
+      }
+      const json =
+        given.status === 201
+          ? { sid: `SM${String(++serial).padStart(32, '0')}`, status: 'queued', to: form.get('To'), from: form.get('From'), body: form.get('Body'), account_sid: accountSid }
+          : given.json;
+      response.writeHead(given.status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    answer: (next: typeof answer) => (answer = next),
+    async close() {
+      for (const response of hanging) response.destroy();
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+const refusal = (status: number, code: number, message: string) => ({
+  status,
+  json: { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status },
+});
+
+let peer: Awaited<ReturnType<typeof localTwilio>>;
+let ctx: TestContext;
+let env: Env;
+const db = () => ctx.database.db;
+const rows = () => db().select().from(textOutbox).orderBy(textOutbox.id);
+const texter = (timeoutMs?: number, apiUrl = peer.url) =>
+  createTwilioTexter({ ...loadConfig({ ...env, TWILIO_API_URL: apiUrl }).twilio! }, `${publicUrl}/api/v2/sms/status`, timeoutMs);
+
+beforeAll(async () => {
+  peer = await localTwilio();
+  env = { TWILIO_ACCOUNT_SID: accountSid, TWILIO_AUTH_TOKEN: authToken, TWILIO_FROM: '(314) 555-0100', TWILIO_API_URL: peer.url, PUBLIC_URL: publicUrl };
+  ctx = await createTestApp({ env });
+});
+afterAll(async () => {
+  await ctx.close();
+  await peer.close();
+});
+beforeEach(async () => {
+  await db().delete(textOutbox);
+  await db().delete(textOptOuts);
+  peer.received.length = 0;
+  peer.answer(() => ({ status: 201, json: {} }));
+});
+
+const queueOne = (to = '+13145550101', kind: 'found-report' | 'phone-code' = 'found-report') => queueTexts(db(), [{ to, kind, body: 'Someone found Biscuit.' }]);
+const healthy = async () => (await call(ctx.app, 'GET', 'utilities/health-check')).status;
+
+describe('texts through Twilio', () => {
+  it('sends each text once through the Messages API, with the sender, the status callback and the SID recorded', async () => {
+    await queueOne();
+    expect(await sendDueTexts(db(), texter())).toEqual({ sent: 1, canceled: 0 });
+    expect(await sendDueTexts(db(), texter())).toEqual({ sent: 0, canceled: 0 });
+    expect(peer.received).toHaveLength(1);
+    const [message] = peer.received;
+    expect(message!.path).toBe(`/2010-04-01/Accounts/${accountSid}/Messages.json`);
+    expect(Object.fromEntries(message!.form)).toEqual({
+      To: '+13145550101',
+      From: '+13145550100',
+      Body: 'Someone found Biscuit.',
+      StatusCallback: `${publicUrl}/api/v2/sms/status`,
+    });
+    expect(message!.authorization).toBe(`Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`);
+    const [text] = await rows();
+    expect(text).toMatchObject({ status: 'sent', attempts: 1, providerId: 'SM00000000000000000000000000000001' });
+  });
+
+  it('sends through a Messaging Service when one is set instead of a number', async () => {
+    const messagingServiceSid = `MG${'fedcba9876543210'.repeat(2)}`;
+    const settings = loadConfig({ ...env, TWILIO_FROM: '', TWILIO_MESSAGING_SERVICE_SID: messagingServiceSid }).twilio!;
+    await queueOne();
+    await sendDueTexts(db(), createTwilioTexter(settings, `${publicUrl}/api/v2/sms/status`));
+    expect(peer.received[0]!.form.get('MessagingServiceSid')).toBe(messagingServiceSid);
+    expect(peer.received[0]!.form.has('From')).toBe(false);
+  });
+
+  it('fails at once a number Twilio refuses for good, and records the opt-out of one that answered STOP', async () => {
+    await queueOne('+13145550101');
+    await queueOne('+13145550102');
+    peer.answer((form) =>
+      form.get('To') === '+13145550101'
+        ? refusal(400, 21211, "The 'To' number +13145550101 is not a valid phone number.")
+        : refusal(400, 21610, 'Attempt to send to unsubscribed recipient'),
+    );
+    expect(await sendDueTexts(db(), texter())).toEqual({ sent: 0, canceled: 0 });
+    const [invalid, unsubscribed] = await rows();
+    expect(invalid).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(invalid!.lastError).toContain('21211');
+    expect(unsubscribed).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(await db().select().from(textOptOuts)).toEqual([expect.objectContaining({ phone: '+13145550102' })]);
+    // Nothing more goes to either, ever.
+    await sendDueTexts(db(), texter(), new Date(Date.now() + 3600_000));
+    expect(peer.received).toHaveLength(2);
+  });
+
+  it.each([
+    ['a 500', () => refusal(500, 20500, 'Internal Server Error')],
+    ['a 429', () => refusal(429, 20429, 'Too Many Requests')],
+  ])('waits without using an attempt when Twilio answers %s', async (_name, answer) => {
+    await queueOne();
+    peer.answer(answer);
+    await sendDueTexts(db(), texter());
+    const [text] = await rows();
+    expect(text).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(text!.lastError).toMatch(/Twilio (500|429)/);
+    expect(await healthy()).toBe(200);
+    peer.answer(() => ({ status: 201, json: {} }));
+    await sendDueTexts(db(), texter(), new Date(Date.now() + 61_000));
+    expect((await rows())[0]).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+
+  it('waits without using an attempt while Twilio is out of reach', async () => {
+    const closed = await localTwilio();
+    await closed.close();
+    await queueOne();
+    await sendDueTexts(db(), texter(undefined, closed.url));
+    const [text] = await rows();
+    expect(text).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(text!.lastError).toContain('Twilio out of reach');
+  });
+
+  it("gives up on a slow Twilio after the timeout, the text waiting, while the portal's answers stay quick", async () => {
+    await queueOne();
+    peer.answer(() => 'hang');
+    const run = sendDueTexts(db(), texter(500));
+    const started = Date.now();
+    expect(await healthy()).toBe(200);
+    expect(Date.now() - started).toBeLessThan(400);
+    await run;
+    const [text] = await rows();
+    expect(text).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(text!.lastError).toMatch(/timeout/i);
+  });
+
+  it('tries again later, using an attempt, after another refusal', async () => {
+    await queueOne();
+    peer.answer(() => refusal(400, 21602, 'Message body is required.'));
+    await sendDueTexts(db(), texter());
+    expect((await rows())[0]).toMatchObject({ status: 'pending', attempts: 1 });
+    expect((await rows())[0]!.lastError).toContain('21602');
+  });
+});
+
+/** Twilio's webhook call: the form, signed with the auth token over the public address. */
+function twilioCall(path: string, form: Record<string, string>, signature?: string) {
+  const url = `${publicUrl}/api/v2/${path}`;
+  return ctx.app.inject({
+    method: 'POST',
+    url: `/api/v2/${path}`,
+    payload: new URLSearchParams(form).toString(),
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-twilio-signature': signature ?? twilio.getExpectedTwilioSignature(authToken, url, form),
+    },
+  });
+}
+
+describe('delivery reports (POST sms/status)', () => {
+  async function sentText() {
+    await queueOne();
+    await sendDueTexts(db(), texter());
+    return (await rows())[0]!;
+  }
+  const report = (sid: string, status: string, extra: Record<string, string> = {}) => ({
+    AccountSid: accountSid,
+    MessageSid: sid,
+    SmsSid: sid,
+    MessageStatus: status,
+    SmsStatus: status,
+    To: '+13145550101',
+    From: '+13145550100',
+    ApiVersion: '2010-04-01',
+    ...extra,
+  });
+
+  it("records Twilio's delivery report on the text, signed", async () => {
+    const text = await sentText();
+    const answer = await twilioCall('sms/status', report(text.providerId!, 'delivered'));
+    expect(answer.statusCode).toBe(204);
+    expect((await rows())[0]).toMatchObject({ status: 'sent', deliveryStatus: 'delivered' });
+    // A late "sent" report does not undo what is final.
+    await twilioCall('sms/status', report(text.providerId!, 'sent'));
+    expect((await rows())[0]!.deliveryStatus).toBe('delivered');
+  });
+
+  it('marks an undelivered text failed with the error code', async () => {
+    const text = await sentText();
+    expect((await twilioCall('sms/status', report(text.providerId!, 'undelivered', { ErrorCode: '30003' }))).statusCode).toBe(204);
+    const [after] = await rows();
+    expect(after).toMatchObject({ status: 'failed', deliveryStatus: 'undelivered', lastError: 'Not delivered (undelivered, Twilio error 30003)' });
+  });
+
+  it('refuses a report whose signature is wrong or missing (403), and changes nothing', async () => {
+    const text = await sentText();
+    const forged = await twilioCall('sms/status', report(text.providerId!, 'failed'), 'c2lnbmF0dXJl');
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json()).toEqual(failure([messages.smsSignatureInvalid]));
+    // Signed for other fields than those sent.
+    const url = `${publicUrl}/api/v2/sms/status`;
+    const other = twilio.getExpectedTwilioSignature(authToken, url, report(text.providerId!, 'delivered'));
+    expect((await twilioCall('sms/status', report(text.providerId!, 'failed'), other)).statusCode).toBe(403);
+    expect((await rows())[0]).toMatchObject({ status: 'sent', deliveryStatus: null });
+  });
+
+  it('answers a SID the portal never sent with 204 and changes nothing', async () => {
+    await sentText();
+    expect((await twilioCall('sms/status', report('SM99999999999999999999999999999999', 'failed'))).statusCode).toBe(204);
+    expect((await rows())[0]).toMatchObject({ status: 'sent', deliveryStatus: null });
+  });
+});
+
+describe('replies (POST sms/inbound)', () => {
+  const inbound = (from: string, body: string) => ({ AccountSid: accountSid, MessageSid: 'SM1', From: from, To: '+13145550100', Body: body, NumMedia: '0' });
+
+  it('STOP cancels what waits for the number, START lifts it; the answer is empty TwiML', async () => {
+    const stop = await twilioCall('sms/inbound', inbound('+13145550101', ' stop '));
+    expect(stop.statusCode).toBe(200);
+    expect(stop.headers['content-type']).toContain('text/xml');
+    expect(stop.body).toContain('<Response/>');
+    await queueOne();
+    expect(await sendDueTexts(db(), texter())).toEqual({ sent: 0, canceled: 1 });
+    expect(peer.received).toHaveLength(0);
+
+    expect((await twilioCall('sms/inbound', inbound('+13145550101', 'START'))).statusCode).toBe(200);
+    await queueOne();
+    expect(await sendDueTexts(db(), texter())).toEqual({ sent: 1, canceled: 0 });
+  });
+
+  it.each(['STOPALL', 'unsubscribe', 'Cancel', 'END', 'QUIT'])('%s stops texts too, and a mere sentence with the word does not', async (word) => {
+    await twilioCall('sms/inbound', inbound('+13145550101', word));
+    await twilioCall('sms/inbound', inbound('+13145550102', `please do not ${word} the search`));
+    expect((await db().select().from(textOptOuts)).map((o) => o.phone)).toEqual(['+13145550101']);
+  });
+
+  it('YES from a backup contact confirms the number on every contact asked, and lifts a STOP', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const other = await signUpOwner(ctx.app);
+    const add = (token: string, phoneNumber: string) => call<BackupContact>(ctx.app, 'POST', 'Users/backup-contact', { token, body: { name: 'Robin Doe', phoneNumber } });
+    const asked = (await add(owner.token, '(314) 555-0177')).body.result!;
+    await add(other.token, '314-555-0177');
+    const unrelated = (await add(owner.token, '(314) 555-0178')).body.result!;
+    expect(asked.phoneConfirmed).toBe(false);
+    await twilioCall('sms/inbound', inbound('+13145550177', 'STOP'));
+    expect((await twilioCall('sms/inbound', inbound('+13145550177', 'Yes'))).statusCode).toBe(200);
+    const mine = (await call<BackupContact[]>(ctx.app, 'GET', 'Users/backup-contacts', { token: owner.token })).body.result!;
+    expect(mine.map((c) => [c.id, c.phoneConfirmed])).toEqual([
+      [asked.id, true],
+      [unrelated.id, false],
+    ]);
+    expect((await call<BackupContact[]>(ctx.app, 'GET', 'Users/backup-contacts', { token: other.token })).body.result![0]!.phoneConfirmed).toBe(true);
+    expect(await db().select().from(textOptOuts).where(eq(textOptOuts.phone, '+13145550177'))).toEqual([]);
+  });
+
+  it('refuses an unsigned reply', async () => {
+    expect((await twilioCall('sms/inbound', inbound('+13145550101', 'STOP'), 'bm9wZQ==')).statusCode).toBe(403);
+    expect(await db().select().from(textOptOuts)).toEqual([]);
+  });
+});
