@@ -1,6 +1,3 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { failure, messages, type BackupContact } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import twilio from 'twilio';
@@ -11,61 +8,10 @@ import { textOptOuts, textOutbox } from '../src/db/schema.js';
 import { queueTexts } from '../src/modules/texts/outbox.js';
 import { sendDueTexts } from '../src/worker/texts.js';
 import { call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
+import { accountSid, localTwilio } from './localTwilio.js';
 
-const accountSid = `AC${'0123456789abcdef'.repeat(2)}`;
 const authToken = 'twilio-auth-token-for-tests';
 const publicUrl = 'https://registry.example.org';
-
-/** What the local Twilio answers a message: Twilio's JSON, a hang (a slow provider), or a dropped connection. */
-type Answer = { status: number; json: unknown } | 'hang';
-interface Received {
-  path: string;
-  form: URLSearchParams;
-  authorization: string | undefined;
-}
-
-/**
- * A local server answering Twilio's Messages API as documented: POST
- * /2010-04-01/Accounts/{sid}/Messages.json, 201 with the message (sid, status queued), or an error
- * {code, message, more_info, status}.
- */
-async function localTwilio() {
-  const received: Received[] = [];
-  let answer: (form: URLSearchParams) => Answer = () => ({ status: 201, json: {} });
-  const hanging = new Set<ServerResponse>();
-  let serial = 0;
-  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      const form = new URLSearchParams(body);
-      received.push({ path: request.url ?? '', form, authorization: request.headers.authorization });
-      const given = answer(form);
-      if (given === 'hang') {
-        hanging.add(response);
-        return;
-      }
-      const json =
-        given.status === 201
-          ? { sid: `SM${String(++serial).padStart(32, '0')}`, status: 'queued', to: form.get('To'), from: form.get('From'), body: form.get('Body'), account_sid: accountSid }
-          : given.json;
-      response.writeHead(given.status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received,
-    answer: (next: typeof answer) => (answer = next),
-    async close() {
-      for (const response of hanging) response.destroy();
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
-  };
-}
 
 const refusal = (status: number, code: number, message: string) => ({
   status,
