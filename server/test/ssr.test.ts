@@ -71,6 +71,7 @@ describe('GET pet-profiles/{id} (rendered on the server)', () => {
     const firstClass = /class="[^"]*\bcss-([a-z0-9]+)\b/.exec(html)![1]!;
     expect(styled!.split(' ')).toContain(firstClass);
     expect(html.indexOf('<style data-emotion')).toBeLessThan(html.indexOf('</head>'));
+    expect(html).not.toContain('You need to enable JavaScript');
     expectNoInlineScript(html);
     expect(response.headers['content-security-policy']).toMatch(/script-src 'self'[^;]*;/);
     expect(response.headers['content-security-policy']).not.toMatch(/script-src[^;]*unsafe-inline/);

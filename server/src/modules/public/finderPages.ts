@@ -86,8 +86,9 @@ export const finderPageRoutes: FastifyPluginAsync<FinderPageDeps> = async (app, 
 
   async function renderPage(render: FinderPageRenderer, path: string, data: FinderPageData, template: string): Promise<Rendered> {
     const { head, root } = await render(path, data);
-    // Replaced by functions: a `$` in a pet's name means nothing to them.
-    const html = template.replace('<!--finder-page-head-->', () => head).replace('<!--finder-page-->', () => root);
+    // Replaced by functions: a `$` in a pet's name means nothing to them. The page replaces the notice
+    // that a screen needs JavaScript.
+    const html = template.replace('<!--finder-page-head-->', () => head).replace(/<!--finder-page-->[\s\S]*?<!--\/finder-page-->/, () => root);
     return { template, settings: data.settings, copies: compressedCopies(html) };
   }
 
