@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CreatedPet, type FinderPageRenderer, type StaticData } from '@petreg/contract';
 import { eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pets } from '../src/db/schema.js';
 import { call, createTestApp, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
@@ -137,6 +138,32 @@ describe('GET pet-profiles/{id} (rendered on the server)', () => {
     let last = 0;
     for (let i = 0; i < 61; i++) last = (await page('/pet-profiles/00000000-0000-4000-8000-000000000001', {}, '10.9.8.7')).statusCode;
     expect(last).toBe(429);
+  });
+});
+
+describe('the profile photo', () => {
+  it('comes as square copies sized for the card, named in the page with its size and fetched first', async () => {
+    const photo = await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#b07a42' } }).jpeg().toBuffer();
+    const owner = await signUpOwner(ctx.app);
+    const chipId = uniqueChip('985');
+    const created = await call<CreatedPet>(ctx.app, 'POST', 'Pet/create-pet', {
+      token: owner.token,
+      body: { name: 'Maple', chipId, confirmChip: chipId, chipTypeId: brand, speciesId: dog, image: `data:image/jpeg;base64,${photo.toString('base64')}` },
+    });
+    const { publicId } = created.body.result!.pet;
+    const html = (await page(`/pet-profiles/${publicId}`)).body;
+    const [, src] = /<img[^>]*src="([^"]+\?size=288)"[^>]*>/.exec(html)!;
+    const img = /<img[^>]*\?size=288[^>]*>/.exec(html)![0];
+    expect(img).toMatch(/width="144"/);
+    expect(img).toMatch(/height="144"/);
+    expect(img).toMatch(/fetchPriority="high"/i);
+    expect(img).toContain('?size=432 3x');
+
+    const copy = await ctx.app.inject({ method: 'GET', url: src! });
+    expect(copy.statusCode).toBe(200);
+    expect(copy.headers['content-type']).toBe('image/jpeg');
+    expect(await sharp(copy.rawPayload).metadata()).toMatchObject({ width: 288, height: 288, format: 'jpeg' });
+    expect((await ctx.app.inject({ method: 'GET', url: src!.replace('size=288', 'size=1000') })).statusCode).toBe(400);
   });
 });
 

@@ -7,6 +7,7 @@ import {
   lastSeenText,
   messages,
   petNameLabel,
+  petPhotoSizes,
   reachOwnerPath,
   sexes,
   sharesContact,
@@ -76,6 +77,9 @@ function UnknownProfile() {
 /** The photo's size on the card, in CSS pixels: given to the image, so the page does not move when it arrives. */
 const PHOTO_PX = 144;
 
+/** The photo's square copies for 1x, 2x and 3x screens, sized for the card, not the phone photo as uploaded. */
+const photoSizes = (image: string) => petPhotoSizes.map((size) => `${image}?size=${size} ${size / PHOTO_PX}x`).join(', ');
+
 function PetCard({ profile, publicId }: { profile: PublicProfile; publicId: string }) {
   const { pet } = profile;
   const sex = sexes.find((s) => s.id === pet.sex && s.id !== 0);
@@ -91,11 +95,11 @@ function PetCard({ profile, publicId }: { profile: PublicProfile; publicId: stri
       <CardContent sx={{ px: { xs: 2.5, sm: 4 }, pb: 4 }}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ mt: -8 }}>
           <Avatar
-            src={pet.image ?? speciesImage(pet.species)}
+            src={pet.image ? `${pet.image}?size=${PHOTO_PX * 2}` : speciesImage(pet.species)}
             alt={pet.image ? `Photo of ${pet.petName}` : ''}
             variant="rounded"
             // The largest thing a finder's phone paints first: fetched before the scripts.
-            slotProps={{ img: { width: PHOTO_PX, height: PHOTO_PX, fetchPriority: 'high' } }}
+            slotProps={{ img: { width: PHOTO_PX, height: PHOTO_PX, fetchPriority: 'high', srcSet: pet.image ? photoSizes(pet.image) : undefined } }}
             sx={{ width: PHOTO_PX, height: PHOTO_PX, borderRadius: 4, border: 4, borderColor: 'background.paper', bgcolor: 'background.paper' }}
           />
           {/* Below the photo on phones; beside it, under the banner, on wider screens. */}
