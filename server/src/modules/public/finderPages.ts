@@ -81,6 +81,8 @@ export interface FinderPageDeps {
  */
 export const finderPageRoutes: FastifyPluginAsync<FinderPageDeps> = async (app, deps) => {
   const settings = heldSettings(deps.settings);
+  // Loaded at start: the first finder would otherwise wait for the import (half a second).
+  void deps.renderer();
   // Keyed by the remembered answer: dropped with it.
   const kept = new WeakMap<object, Map<string, Rendered>>();
 
