@@ -5,85 +5,19 @@
 // included), the same scripts' gzipped size (the targets' unit), first contentful paint and largest contentful paint. Each page is opened BENCH_RUNS times (3 by default);
 // the table shows the medians.
 // Run: npm run build && npm run bench:pages
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { paths, withId } from '@petreg/contract';
 import { chromium, type Page } from '@playwright/test';
-import { dogRegistration, type RegistrationChoices } from '../e2e/tests/registration.js';
+import { registerPet, repositoryRoot as root, requireBuild, startBuiltPortal } from './builtPortal.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TARGETS = { fcpMs: 1000, lookupJsKb: 120, profileJsKb: 150 };
-const root = join(import.meta.dirname, '..');
 
-if (!existsSync(join(root, 'server/dist/main.js')) || !existsSync(join(root, 'web/dist/index.html'))) {
-  console.error('No build to measure: run `npm run build` first.');
-  process.exit(1);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const dataDir = mkdtempSync(join(tmpdir(), 'petreg-bench-pages-'));
-const portal = spawn(process.execPath, ['server/dist/main.js'], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'inherit'],
-  env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_ALLOWLIST: '127.0.0.1' },
-});
-
-async function waitForPortal() {
-  for (let i = 0; i < 300; i++) {
-    if (portal.exitCode !== null) throw new Error(`the portal exited with code ${portal.exitCode}`);
-    try {
-      if ((await fetch(`${base}/api/v2/utilities/health-check`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the portal did not answer within 30 s');
-}
-
-async function api<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${base}/api/v2/${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { result: T }).result;
-}
-
-/** An owner signs up, registers a chipped dog sharing contact details and pays the yearly plan in the test checkout. */
-async function registerPet() {
-  const { token } = await api<{ token: string }>('POST', 'Users/signup', {
-    email: `bench-pages-${Date.now()}@example.com`,
-    password: 'Bench#Pass1',
-    firstName: 'Jamie',
-    lastName: 'Rivera',
-    phoneNumber: '(415) 555-2671',
-  });
-  const choices = await api<RegistrationChoices>('GET', 'utilities/static-data');
-  const chipId = `985${String(Date.now()).slice(-12)}`;
-  const { pet } = await api<{ pet: { id: number; publicId: string; shortId: string } }>('POST', 'Pet/create-pet', dogRegistration(chipId, choices), token);
-  const { plans } = await api<{ plans: { id: number; oneTime: boolean }[] }>('GET', 'pet/plans');
-  await api('PUT', 'Pet/update-plan', { id: pet.id, planId: plans.find((p) => !p.oneTime)!.id }, token);
-  const { location } = await api<{ location: string }>('GET', `checkout/stripe-subscription/${pet.id}?petFlow=true`, undefined, token);
-  const sessionId = new URL(location).pathname.split('/').pop()!;
-  await api('POST', `checkout/local/${sessionId}/pay`, { name: 'Jamie Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' }, token);
-  return { ...pet, chipId };
-}
+requireBuild();
+const portal = await startBuiltPortal();
+const { base } = portal;
 
 interface Visit {
   name: string;
@@ -167,8 +101,7 @@ async function visit({ path, ready }: Visit): Promise<Measure> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 try {
-  await waitForPortal();
-  const pet = await registerPet();
+  const pet = await registerPet(base);
   const lookupAnswer = async (page: Page) => {
     await page.getByLabel('Microchip Number').fill(pet.chipId);
     await page.getByLabel('Microchip Number').press('Enter');
@@ -200,7 +133,5 @@ try {
   }
 } finally {
   await browser.close();
-  portal.kill();
-  await new Promise((resolve) => portal.once('exit', resolve));
-  rmSync(dataDir, { recursive: true, force: true });
+  await portal.stop();
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type BuildEnvironmentOptions, type Plugin } from 'vite';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -19,7 +19,8 @@ function precompress(): Plugin {
   let outDir = '';
   return {
     name: 'petreg-precompress',
-    apply: 'build',
+    // The server entry's build is read by the server, never sent.
+    apply: (_config, { command, isSsrBuild }) => command === 'build' && !isSsrBuild,
     configResolved: (config) => {
       outDir = config.build.outDir;
     },
@@ -38,35 +39,46 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
+const browserBuild: BuildEnvironmentOptions = {
+  outDir: 'dist',
+  emptyOutDir: true,
+  // Libraries outside these groups are split by the screens that use them (the router loads screens
+  // when opened), so the public lookup and profile carry only what they render: a group of all MUI or
+  // of all vendors would load on every page. The groups stay whole, cached across releases.
+  rolldownOptions: {
+    output: {
+      codeSplitting: {
+        groups: [
+          // Every page needs React and the router.
+          { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+          // The phone-number metadata: only the forms that check a phone number load it.
+          { name: 'phone', test: /node_modules[\\/]libphonenumber-js[\\/]/ },
+          // Only the legal pages render markdown.
+          { name: 'markdown', test: /node_modules[\\/]markdown-to-jsx[\\/]/ },
+          // The libraries the app's own script needs (MUI's core, emotion, react-query, notistack,
+          // react-hook-form): every page loads them anyway, as one file instead of a dozen.
+          { name: 'vendor', test: /node_modules[\\/]/, tags: ['$initial'] },
+        ],
+      },
+    },
+  },
+};
+
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), precompress()],
+  // The server entry (src/ssr.tsx, `vite build --ssr`) for web/dist-ssr, which is never sent to browsers:
+  // one file with every library in it, React's and MUI's production builds whatever NODE_ENV the
+  // server runs with (the development builds render several times slower).
+  ssr: { noExternal: true },
+  define: isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
   server: {
     port: 5173,
     // The API runs separately in development; in production the server hosts this build.
     proxy: { '/api': 'http://localhost:3000' },
   },
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    // Libraries outside these groups are split by the screens that use them (the router loads screens
-    // when opened), so the public lookup and profile carry only what they render: a group of all MUI or
-    // of all vendors would load on every page. The groups stay whole, cached across releases.
-    rolldownOptions: {
-      output: {
-        codeSplitting: {
-          groups: [
-            // Every page needs React and the router.
-            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
-            // The phone-number metadata: only the forms that check a phone number load it.
-            { name: 'phone', test: /node_modules[\\/]libphonenumber-js[\\/]/ },
-            // Only the legal pages render markdown.
-            { name: 'markdown', test: /node_modules[\\/]markdown-to-jsx[\\/]/ },
-            // The libraries the app's own script needs (MUI's core, emotion, react-query, notistack,
-            // react-hook-form): every page loads them anyway, as one file instead of a dozen.
-            { name: 'vendor', test: /node_modules[\\/]/, tags: ['$initial'] },
-          ],
-        },
-      },
-    },
-  },
-});
+  // One file (the screens it renders inlined): the server imports a new build under a new address,
+  // and chunks importing the entry by its plain address would load a second React beside it.
+  build: isSsrBuild
+    ? { outDir: 'dist-ssr', emptyOutDir: true, copyPublicDir: false, rolldownOptions: { output: { inlineDynamicImports: true } } }
+    : browserBuild,
+}));

@@ -58,6 +58,7 @@ test.describe('[PUBLIC]', () => {
 
     await expect(page.getByText('This microchip is registered!')).toBeVisible();
     await expect(page.getByText(/dial extension 703 to speak with a live representative/)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Reach the owner' })).toHaveAttribute('href', `/found?chip=${pet.chipId}`);
     await expect(page.getByText('Manufacturer: Destron Fearing / HomeAgain')).toBeVisible();
     await expect(page.getByText(owner.email)).toHaveCount(0);
     await page.screenshot({ path: test.info().outputPath('lookup-registered.png'), fullPage: true });

@@ -5,7 +5,7 @@ import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import { API_BASE, failure, messages } from '@petreg/contract';
+import { API_BASE, failure, messages, type FinderPageRenderer } from '@petreg/contract';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -70,8 +70,9 @@ import { utilityRoutes } from './modules/utilities/routes.js';
 import { createUtilityService } from './modules/utilities/service.js';
 import { createTextReplies } from './modules/texts/replies.js';
 import { smsWebhookRoutes } from './modules/texts/webhookRoutes.js';
-import { indexPageSender } from './indexPage.js';
-import { webDistFolder } from './paths.js';
+import { builtIndexPage } from './indexPage.js';
+import { builtFinderPageRenderer, finderPageRoutes } from './modules/public/finderPages.js';
+import { webDistFolder, webServerEntryOf } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
 import { securityHeadersPlugin } from './plugins/securityHeaders.js';
 import { useJsonBodyParser } from './plugins/jsonBody.js';
@@ -96,6 +97,11 @@ export interface AppDependencies {
   places?: Places;
   /** Where the built web app is served from; nothing is served when the folder is missing. */
   webRoot?: string;
+  /**
+   * Renders the finder's pages on the server; by default the web build's server entry beside `webRoot`
+   * (web/dist-ssr), and without one the browser renders them like every screen.
+   */
+  finderPages?: FinderPageRenderer;
 }
 
 /** The host the maps' tiles come from, as a CSP source ({s}, a tile server's letter, as a wildcard); none for the portal's own. */
@@ -307,7 +313,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       },
     });
   }
-  const indexPage = serveWeb ? indexPageSender(webRoot) : null;
+  const indexPage = serveWeb ? builtIndexPage(webRoot) : null;
+  if (indexPage) {
+    const given = deps.finderPages && Promise.resolve(deps.finderPages);
+    await app.register(finderPageRoutes, {
+      publicPages,
+      settings: () => utilities.settings(),
+      renderer: given ? () => given : builtFinderPageRenderer(webServerEntryOf(webRoot)),
+      indexPage,
+    });
+  }
   app.setNotFoundHandler((request, reply) => {
     // Unknown paths are screens of the single-page app; a missing API path or built asset is a real 404.
     const url = request.url.toLowerCase();
@@ -318,7 +333,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       return reply.sendFile(builtFile);
     }
     const isPage = request.method === 'GET' && !url.startsWith('/api/') && !isAsset;
-    if (isPage && indexPage?.(request, reply)) return reply;
+    if (isPage && indexPage?.send(request, reply)) return reply;
     return reply.status(404).send(failure([messages.notFound]));
   });
 

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contentTag, holdsCurrent } from './http.js';
 
@@ -16,57 +17,96 @@ function takes(acceptEncoding: string | undefined, encoding: Encoding): boolean 
   });
 }
 
-/** How often a screen's request checks whether a build replaced index.html. */
+/** How often a request checks whether a build replaced a built file. */
 const RECHECK_MS = 1000;
+
+/**
+ * What a built file holds, read again when a build replaces it (its modification time, looked at once
+ * a second at most, so a request costs no look at the disk); null while there is no such file.
+ */
+export function builtFile<T>(path: string, read: (mtimeMs: number) => T): () => T | null {
+  let loaded: { mtimeMs: number; value: T } | null = null;
+  let checkedAt = -Infinity;
+  return () => {
+    const now = performance.now();
+    if (now - checkedAt < RECHECK_MS) return loaded?.value ?? null;
+    checkedAt = now;
+    const mtimeMs = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+    if (mtimeMs === undefined) loaded = null;
+    else if (loaded?.mtimeMs !== mtimeMs) loaded = { mtimeMs, value: read(mtimeMs) };
+    return loaded?.value ?? null;
+  };
+}
 
 interface Copy {
   body: Buffer;
   etag: string;
 }
 
+/** A page in the encodings it can be sent in, each with its own strong ETag; undefined for one it has not. */
+export type PageCopies = (encoding: Encoding) => Copy | undefined;
+
+const copyOf = (body: Buffer): Copy => ({ body, etag: contentTag(body) });
+
+/** A page made on the server, compressed for each encoding when first asked for in it. */
+export function compressedCopies(html: string): PageCopies {
+  const identity = copyOf(Buffer.from(html));
+  const made = new Map<Encoding, Copy>([['identity', identity]]);
+  const compress = {
+    br: (body: Buffer) => brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } }),
+    gzip: (body: Buffer) => gzipSync(body, { level: 9 }),
+  };
+  return (encoding) => {
+    let copy = made.get(encoding);
+    if (!copy && encoding !== 'identity') made.set(encoding, (copy = copyOf(compress[encoding](identity.body))));
+    return copy;
+  };
+}
+
+/**
+ * Sends the page in the best encoding the client takes. `no-cache` has the browser ask each time (a
+ * deploy, or a changed pet, reaches it at once); a client holding the current copy gets 304.
+ */
+export function sendPage(request: FastifyRequest, reply: FastifyReply, copies: PageCopies, status = 200) {
+  const accepted = request.headers['accept-encoding'];
+  const encoding = (['br', 'gzip'] as const).find((e) => takes(accepted, e) && copies(e)) ?? 'identity';
+  const copy = copies(encoding)!;
+  reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').header('etag', copy.etag);
+  if (status === 200 && holdsCurrent(request, copy.etag)) return reply.status(304).send();
+  if (encoding !== 'identity') reply.header('content-encoding', encoding);
+  return reply.status(status).type('text/html; charset=utf-8').send(copy.body);
+}
+
+export interface IndexPage {
+  /** Sends the page; false when there is none to send. */
+  send(request: FastifyRequest, reply: FastifyReply): boolean;
+  /** The page's HTML, the frame of the pages rendered on the server; null when there is none. */
+  template(): string | null;
+}
+
 /**
  * The single-page app's index.html, which every screen's address answers: held in memory with the
  * build's .br and .gz copies, so a screen costs no file opened. A build while the portal runs is
- * noticed within a second (the file's modification time) and read again; each copy has its own strong
- * ETag, and `no-cache` has the browser ask each time, so a deploy reaches users at once. Without an
- * index.html (a build under way) a screen answers 404, as any missing file does.
+ * noticed within a second and read again. Without an index.html (a build under way) a screen answers
+ * 404, as any missing file does.
  */
-export function indexPageSender(webRoot: string) {
+export function builtIndexPage(webRoot: string): IndexPage {
   const file = join(webRoot, 'index.html');
-  let loaded: { mtimeMs: number; copies: Map<Encoding, Copy> } | null = null;
-  let checkedAt = -Infinity;
-
-  function current(): Map<Encoding, Copy> | null {
-    const now = performance.now();
-    if (now - checkedAt < RECHECK_MS) return loaded?.copies ?? null;
-    checkedAt = now;
-    const mtimeMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
-    if (mtimeMs === undefined) loaded = null;
-    else if (loaded?.mtimeMs !== mtimeMs) {
-      const copies = new Map<Encoding, Copy>();
-      for (const [encoding, path] of [['identity', file], ['br', `${file}.br`], ['gzip', `${file}.gz`]] as const) {
-        if (!existsSync(path)) continue;
-        const body = readFileSync(path);
-        copies.set(encoding, { body, etag: contentTag(body) });
-      }
-      loaded = copies.has('identity') ? { mtimeMs, copies } : null;
+  const current = builtFile(file, () => {
+    const copies = new Map<Encoding, Copy>();
+    for (const [encoding, path] of [['identity', file], ['br', `${file}.br`], ['gzip', `${file}.gz`]] as const) {
+      if (existsSync(path)) copies.set(encoding, copyOf(readFileSync(path)));
     }
-    return loaded?.copies ?? null;
-  }
-
-  /** Sends the page; false when there is none to send. */
-  return (request: FastifyRequest, reply: FastifyReply): boolean => {
-    const copies = current();
-    if (!copies) return false;
-    const accepted = request.headers['accept-encoding'];
-    const encoding = (['br', 'gzip'] as const).find((e) => copies.has(e) && takes(accepted, e)) ?? 'identity';
-    const copy = copies.get(encoding)!;
-    reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').header('etag', copy.etag);
-    if (holdsCurrent(request, copy.etag)) reply.status(304).send();
-    else {
-      if (encoding !== 'identity') reply.header('content-encoding', encoding);
-      reply.type('text/html; charset=utf-8').send(copy.body);
-    }
-    return true;
+    const page = copies.get('identity');
+    return page ? { copies, template: page.body.toString('utf8') } : null;
+  });
+  return {
+    send(request, reply) {
+      const page = current();
+      if (!page) return false;
+      sendPage(request, reply, (encoding) => page.copies.get(encoding));
+      return true;
+    },
+    template: () => current()?.template ?? null,
   };
 }

@@ -19,3 +19,5 @@ function findServerRoot(): string {
 export const serverRoot = findServerRoot();
 export const migrationsFolder = join(serverRoot, 'drizzle');
 export const webDistFolder = join(serverRoot, '..', 'web', 'dist');
+/** The web build's server entry, which renders the finder's pages (web/src/ssr.tsx), beside the web build. */
+export const webServerEntryOf = (webRoot: string) => join(webRoot, '..', 'dist-ssr', 'ssr.js');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AuthResult, CreatedPet, Envelope, StaticData } from '@petreg/contract';
+import type { AuthResult, CreatedPet, Envelope, FinderPageRenderer, StaticData } from '@petreg/contract';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { and, desc, eq } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
@@ -60,7 +60,7 @@ export interface TestContext {
  * `databasePort` is where the app reaches it (a test's proxy in between).
  */
 export async function createTestApp(
-  options: { env?: Env; mailer?: Mailer; sampleSites?: boolean; databasePort?: number } = {},
+  options: { env?: Env; mailer?: Mailer; sampleSites?: boolean; databasePort?: number; webRoot?: string; finderPages?: FinderPageRenderer } = {},
 ): Promise<TestContext> {
   const outboxDir = mkdtempSync(join(tmpdir(), 'petreg-mail-'));
   // Tests create many owners from 127.0.0.1; rate-limit tests call from other addresses.
@@ -70,7 +70,14 @@ export async function createTestApp(
   await seedStaticData(database.db);
   if (options.sampleSites) await seedSampleSites(database.db);
   const mailer = options.mailer ?? createMailer({ from: config.mailFrom, outboxDir });
-  const app = await buildApp({ config, database, mailer, jwtSecret: 'test-secret-test-secret-test-secret!', webRoot: '/nonexistent' });
+  const app = await buildApp({
+    config,
+    database,
+    mailer,
+    jwtSecret: 'test-secret-test-secret-test-secret!',
+    webRoot: options.webRoot ?? '/nonexistent',
+    finderPages: options.finderPages,
+  });
   await app.ready();
   return {
     app,

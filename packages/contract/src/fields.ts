@@ -156,6 +156,14 @@ export const publicIdParams = requestObject({ id: textField(64, messages.notFoun
 /** A stored image's file name in the path. */
 export const fileParams = requestObject({ file: textField(100, messages.notFound) });
 
+/** Square copies of a pet's photo for its public profile, in pixels: its 144 CSS pixels at 1x, 2x and 3x screens. */
+export const petPhotoSizes = [144, 288, 432] as const;
+
+/** `?size=`: a square copy of the photo that size, instead of the photo as stored. */
+export const petImageQuery = requestObject({
+  size: z.enum(petPhotoSizes.map(String) as [string, ...string[]], { error: messages.notFound }).transform(Number).optional(),
+});
+
 /** A payment provider's checkout session id in the path. */
 export const sessionIdParams = requestObject({
   sessionId: textField(255, messages.checkoutClosed).min(1, { error: messages.checkoutClosed }),

@@ -11,6 +11,7 @@ export * from './chip.js';
 export * from './chipManufacturers.js';
 export * from './lookup.js';
 export * from './publicProfile.js';
+export * from './finderPages.js';
 export * from './pet.js';
 export * from './payment.js';
 export * from './place.js';

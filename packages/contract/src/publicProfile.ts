@@ -1,10 +1,12 @@
 import dayjs from 'dayjs';
 import advancedFormat from 'dayjs/plugin/advancedFormat.js';
 import relativeTime from 'dayjs/plugin/relativeTime.js';
+import utc from 'dayjs/plugin/utc.js';
 
 // "Do" (1st, 2nd, 3rd) comes from advancedFormat; "3 days ago" from relativeTime.
 dayjs.extend(advancedFormat);
 dayjs.extend(relativeTime);
+dayjs.extend(utc);
 
 /**
  * The public pet profile of spec 3 (GET pet/pet-profiles/{publicId}). Owner contact fields are
@@ -91,9 +93,12 @@ export function formatAge(months: number): string {
   return rest ? `${years}\n${count(rest, 'month')}` : years;
 }
 
-/** Spec 2.5: the Lost time, like "3PM Monday Jan 1st, 2024", in the reader's time zone. */
-export function formatLostTime(value: string | Date): string {
-  return dayjs(value).format('hA dddd MMM Do, YYYY');
+/**
+ * Spec 2.5: the Lost time, like "3PM Monday Jan 1st, 2024", in the reader's time zone; in UTC, saying
+ * so, where the reader's zone is unknown (a page rendered on the server).
+ */
+export function formatLostTime(value: string | Date, zone: 'reader' | 'utc' = 'reader'): string {
+  return zone === 'utc' ? dayjs.utc(value).format('hA dddd MMM Do, YYYY [UTC]') : dayjs(value).format('hA dddd MMM Do, YYYY');
 }
 
 /** How long ago the pet was found: "3 days ago". */

@@ -21,12 +21,12 @@ export const paths = {
   petProfiles: '/pet-profiles',
   /** Followed by the pet's short id: the address printed on collar tags. */
   short: '/short',
+  /** The finder's form that reaches a pet's owner: read with `?pet=` (a public id) or `?chip=` (a chip number). */
+  found: '/found',
   notFound: '/404',
   /** The portal's own legal pages; their text is the operator's (see the server's legal documents). */
   privacy: '/privacy',
   terms: '/terms',
-  /** The finder's form: read with `?pet=<publicId>` or `?chip=<chip number>`. */
-  found: '/found',
   client: '/client',
   clientDashboard: '/client/dashboard',
   clientPets: '/client/pet',
@@ -77,6 +77,12 @@ export const paths = {
 /** A screen path followed by a record id: `withId(paths.clientPetUpdate, 7)` is `/client/pet/update/7`. */
 export function withId(path: string, id: number | string): string {
   return `${path}/${id}`;
+}
+
+/** "Reach the owner": the finder's form for a pet (by its public id) or a registered chip. */
+export function reachOwnerPath(about: { pet: string } | { chip: string }): string {
+  const [name, value] = 'pet' in about ? ['pet', about.pet] : ['chip', about.chip];
+  return `${paths.found}?${new URLSearchParams({ [name]: value })}`;
 }
 
 /** The lost alert form of a pet: client/add-alert/{petId}. */

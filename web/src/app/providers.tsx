@@ -3,22 +3,26 @@ import { CssBaseline, ThemeProvider } from '@mui/material';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { SnackbarProvider } from 'notistack';
 import type { ReactNode } from 'react';
-import { SessionProvider } from '../features/auth/session';
+import { SessionProvider, type ResumedSession } from '../features/auth/session';
 import { ApiError } from './api';
 import { theme } from './theme';
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      refetchOnWindowFocus: false,
-      // A refused or invalid request will not succeed on a second try; a dropped connection may.
-      retry: (failures, error) =>
-        failures < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+/** One for the browser's visit; one for each page the server renders. */
+export function createQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        refetchOnWindowFocus: false,
+        // A refused or invalid request will not succeed on a second try; a dropped connection may.
+        retry: (failures, error) =>
+          failures < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+      },
     },
-  },
-});
+  });
+}
 
-export function Providers({ children }: { children: ReactNode }) {
+/** `session`: the session as resumed before a server-rendered page is hydrated (see SessionProvider). */
+export function Providers({ queryClient, session, children }: { queryClient: QueryClient; session?: ResumedSession; children: ReactNode }) {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
@@ -28,7 +32,7 @@ export function Providers({ children }: { children: ReactNode }) {
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
       >
         <QueryClientProvider client={queryClient}>
-          <SessionProvider>{children}</SessionProvider>
+          <SessionProvider resumed={session}>{children}</SessionProvider>
         </QueryClientProvider>
       </SnackbarProvider>
     </ThemeProvider>

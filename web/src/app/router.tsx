@@ -1,30 +1,21 @@
 import { legalDocuments, paths, roleGroups } from '@petreg/contract';
-import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate } from 'react-router';
+import { Navigate, type RouteObject } from 'react-router';
 import { CenteredSpinner } from '../components/CenteredSpinner';
-import { MicrochipLookupPage } from '../features/public/MicrochipLookupPage';
-import { PublicLayout } from '../features/public/PublicLayout';
+import { finderRoutes } from '../features/public/routes';
 import { GuestOnly, RequireRole, RequireStoredToken } from './access';
+import { page } from './lazyPage';
 
 /** Admins may open the owners' screens too (spec 6). */
 const ownerRoles = [...roleGroups.user, ...roleGroups.admin];
 /** Spec 6: the sign-up flow's own screens (pet-register, plan choice, completion). */
 const signUpFlowRoles = ['customer', 'admin'] as const;
 
-/**
- * A screen loaded when first opened (the module exporting it as `name`): the public lookup and profile
- * stay light, and the owners' and administrators' screens cost nothing until someone signs in.
- */
-function page<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
-  return async () => ({ Component: (await load())[name] });
-}
-
 /** The vet screens load when first opened; the dashboard and pet page carry only their vet cards. */
 const vetProfile = (variant: 'portal' | 'plain') => () =>
   import('../features/vets/VetProfilePage').then(({ VetProfilePage }) => ({ element: <VetProfilePage variant={variant} /> }));
 
 /** The route table of spec 2.1, as far as this increment goes. */
-export const router = createBrowserRouter([
+export const routes: RouteObject[] = [
   {
     // Opening the portal on a lazily loaded screen shows the spinner a signed-in session loads behind.
     hydrateFallbackElement: <CenteredSpinner fullScreen />,
@@ -71,20 +62,7 @@ export const router = createBrowserRouter([
       // Opened from the link mailed to a new e-mail address, signed in or not.
       { path: paths.confirmEmail, lazy: page(() => import('../features/profile/ConfirmEmailPage'), 'ConfirmEmailPage') },
       { path: paths.backupContactConfirm, lazy: page(() => import('../features/contacts/ConfirmBackupContactPage'), 'ConfirmBackupContactPage') },
-      // Spec 4: the access guard always lets these through, signed in or not (and the finder's form below). The lookup, what finders
-      // open most, comes with the app's own script; a profile loads its card when opened.
-      { path: paths.microchipLookup, element: <MicrochipLookupPage /> },
-      {
-        path: `${paths.petProfiles}/:id?`,
-        lazy: page(() => import('../features/public/PetProfilePage'), 'PetProfilePage'),
-        // While its card's script loads, the frame and spinner the profile shows while the pet loads.
-        hydrateFallbackElement: (
-          <PublicLayout>
-            <CenteredSpinner />
-          </PublicLayout>
-        ),
-      },
-      { path: `${paths.short}/:id`, lazy: page(() => import('../features/public/ShortLinkPage'), 'ShortLinkPage') },
+      ...finderRoutes,
       // The finder's form ("Reach the owner"), opened from a profile, a short link's page or the lookup.
       { path: paths.found, lazy: page(() => import('../features/foundReports/FinderReportPage'), 'FinderReportPage') },
       // The support panel's and footers' legal links: public, so guests and owners alike can read them.
@@ -171,4 +149,4 @@ export const router = createBrowserRouter([
       { path: '*', element: <Navigate to={paths.signUp} replace /> },
     ],
   },
-]);
+];

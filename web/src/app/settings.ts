@@ -2,10 +2,12 @@ import type { PublicSettings } from '@petreg/contract';
 import { useQuery } from '@tanstack/react-query';
 import { api } from './api';
 
+export const publicSettingsKey = ['utilities', 'settings'];
+
 /** The portal's public settings (support line, sign-in providers, upsells), read once per visit. */
 export function usePublicSettings() {
   return useQuery({
-    queryKey: ['utilities', 'settings'],
+    queryKey: publicSettingsKey,
     queryFn: ({ signal }) => api.get<PublicSettings>('utilities/settings', { signal }),
     staleTime: Infinity,
   });

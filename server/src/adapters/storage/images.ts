@@ -67,6 +67,11 @@ export async function storeImage(storage: FileStorage, folder: string, dataUrl: 
   return name;
 }
 
+/** A square copy of a stored photo, `size` pixels a side, cropped to its middle: what a card of that size shows. */
+export function squareCopy(jpeg: Buffer, size: number): Promise<Buffer> {
+  return decodes(() => sharp(jpeg).resize({ width: size, height: size, fit: 'cover' }).jpeg({ quality: 78, mozjpeg: true }).toBuffer());
+}
+
 /** True when the name is one this module could have stored; anything else is never read from disk. */
 export const isStoredImageName = (name: string) => STORED_NAME.test(name);
 

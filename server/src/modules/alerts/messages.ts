@@ -1,4 +1,4 @@
-import { API_BASE, formatPlace, paths } from '@petreg/contract';
+import { API_BASE, formatPlace, paths, reachOwnerPath } from '@petreg/contract';
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import addressparser from 'nodemailer/lib/addressparser';
 import type { MailMessage } from '../../adapters/mail/index.js';
@@ -108,7 +108,7 @@ export async function readAlerts(db: Database, alertIds: number[], publicUrl: st
           sharedContact: pet.shareContactInfo ? owner : null,
           photoUrl: photo && `${publicUrl}${photo}`,
           profileUrl: `${publicUrl}${profile}`,
-          reachOwnerUrl: `${publicUrl}${paths.found}?pet=${pet.publicId}`,
+          reachOwnerUrl: `${publicUrl}${reachOwnerPath({ pet: pet.publicId })}`,
         },
       ];
     }),

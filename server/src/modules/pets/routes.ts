@@ -1,4 +1,4 @@
-import { failure, fileParams, idParams, messages, petProfileSchema, petRegistrationSchema } from '@petreg/contract';
+import { failure, fileParams, idParams, messages, petImageQuery, petProfileSchema, petRegistrationSchema } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { answer, sendImage, withImageBodyLimit } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
@@ -45,7 +45,7 @@ export const petRoutes: FastifyPluginAsyncZod<{ pets: PetService }> = async (app
   );
 
   // Public: the photo shows on the pet's public profile; the name is random and unguessable.
-  app.get('/pet/pet-images/:file', { schema: { tags, params: fileParams } }, async (request, reply) => {
-    return sendImage(reply, await pets.image(request.params.file));
+  app.get('/pet/pet-images/:file', { schema: { tags, params: fileParams, querystring: petImageQuery } }, async (request, reply) => {
+    return sendImage(reply, await pets.image(request.params.file, request.query.size));
   });
 };

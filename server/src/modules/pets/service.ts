@@ -20,7 +20,8 @@ import { isAdministrator, mayActFor, type Session } from '../../plugins/auth.js'
 import { cancelOpenCheckouts, currentChip } from '../payments/shared.js';
 import { createShortLink } from '../public/shortLinks.js';
 import { findOwnedPet } from './ownership.js';
-import { discardImage, imageFolders, imageUrl, isStoredImageName, keptImage, resolveImageField } from '../../adapters/storage/images.js';
+import { discardImage, imageFolders, imageUrl, isStoredImageName, keptImage, resolveImageField, squareCopy } from '../../adapters/storage/images.js';
+import { RecentCache } from '../../recent.js';
 
 type PetRow = typeof pets.$inferSelect;
 type ChipRow = typeof chips.$inferSelect;
@@ -29,8 +30,12 @@ const isoTimestamp = (value: Date | null) => (value ? value.toISOString() : null
 
 export type PetService = ReturnType<typeof createPetService>;
 
+/** Square copies of photos (about 20 KB each): a photo's name never changes, so a copy never goes stale. */
+const SQUARE_COPIES_MAX = 2000;
+
 export function createPetService(deps: { db: Database; storage: FileStorage }) {
   const { db, storage } = deps;
+  const squareCopies = new RecentCache<string, Buffer>(Infinity, SQUARE_COPIES_MAX);
 
   /** Pets with their species, breeds and current chips, in the shape of spec section 3. */
   async function toPets(rows: PetRow[]): Promise<Pet[]> {
@@ -285,8 +290,18 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
       return db.select({ id: breeds.id, name: breeds.name }).from(breeds).where(eq(breeds.speciesId, pet.speciesId)).orderBy(asc(breeds.id));
     },
 
-    async image(name: string): Promise<Buffer | null> {
-      return isStoredImageName(name) ? storage.get(imageFolders.pets, name) : null;
+    /** A stored photo, or (`size`) its square copy for the public profile, made when first asked for and kept a while. */
+    async image(name: string, size?: number): Promise<Buffer | null> {
+      if (!isStoredImageName(name)) return null;
+      if (!size) return storage.get(imageFolders.pets, name);
+      const key = `${name}:${size}`;
+      const kept = squareCopies.get(key);
+      if (kept) return kept;
+      const photo = await storage.get(imageFolders.pets, name);
+      if (!photo) return null;
+      const copy = await squareCopy(photo, size);
+      squareCopies.set(key, copy);
+      return copy;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { chipFormats, isSharedCodeChip, isTestChip, type ChipFormat } from '@petreg/contract';
+import { chipFormats, isSharedCodeChip, isTestChip, reachOwnerPath, type ChipFormat } from '@petreg/contract';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { PublicService } from './service.js';
@@ -56,7 +56,7 @@ export function createOpenLookup(deps: { publicPages: PublicService; registry: C
         lastUpdated: lastUpdated && lastUpdated.toISOString().slice(0, 10),
         registry: deps.registry,
         // The "Reach the owner" form, which relays the finder's words without showing who the owner is.
-        reportUrl: lookup.isRegistered ? `${deps.publicUrl}/found?${new URLSearchParams({ chip })}` : null,
+        reportUrl: lookup.isRegistered ? `${deps.publicUrl}${reachOwnerPath({ chip })}` : null,
       };
     },
   };

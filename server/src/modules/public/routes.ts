@@ -8,7 +8,7 @@ const MINUTE = 60_000;
  * No sign-in here, so these limits are what stops one address from walking through chip numbers,
  * profile ids or short codes. A finder or a shelter desk stays far below them.
  */
-const limits = {
+export const publicLimits = {
   lookup: { max: 30, window: MINUTE },
   profile: { max: 60, window: MINUTE },
   shortLink: { max: 60, window: MINUTE },
@@ -19,17 +19,17 @@ export const publicRoutes: FastifyPluginAsyncZod<{ publicPages: PublicService }>
 
   app.get(
     '/utilities/microchip-lookup',
-    { schema: { tags, querystring: microchipLookupSchema }, config: perIp(limits.lookup) },
+    { schema: { tags, querystring: microchipLookupSchema }, config: perIp(publicLimits.lookup) },
     async (request) => answer(await publicPages.lookup(request.query.id)),
   );
 
-  app.get('/pet/pet-profiles/:id', { schema: { tags, params: publicIdParams }, config: perIp(limits.profile) }, async (request) =>
+  app.get('/pet/pet-profiles/:id', { schema: { tags, params: publicIdParams }, config: perIp(publicLimits.profile) }, async (request) =>
     answer(await publicPages.profile(request.params.id)),
   );
 
   app.get(
     '/pet/short-url-details/:id',
-    { schema: { tags, params: publicIdParams }, config: perIp(limits.shortLink) },
+    { schema: { tags, params: publicIdParams }, config: perIp(publicLimits.shortLink) },
     async (request) => answer(await publicPages.shortLinkTarget(request.params.id)),
   );
 };

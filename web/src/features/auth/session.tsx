@@ -51,9 +51,39 @@ function startupState(): SessionState {
   return { status: 'loading' };
 }
 
-export function SessionProvider({ children }: { children: ReactNode }) {
+/** How a stored session came back at start-up; a guest's message says why a stored one ended. */
+export type ResumedSession = { status: 'guest'; message?: string } | { status: 'authenticated'; user: User };
+
+/**
+ * Start-up (spec 4): an expired token logs out, a valid one logs in again and gets a fresh token.
+ * Rejects only when aborted.
+ */
+export async function resumeSession(signal?: AbortSignal): Promise<ResumedSession> {
+  const token = accessToken.get();
+  if (!token) return { status: 'guest' };
+  if (isExpired(token)) {
+    accessToken.clear();
+    return { status: 'guest', message: messages.invalidAccessToken };
+  }
+  try {
+    const result = await api.get<AuthResult>('Users/token-login', { ignoreUnauthorized: true, signal });
+    accessToken.set(result.token);
+    return { status: 'authenticated', user: result.user };
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    console.error(error);
+    accessToken.clear();
+    return { status: 'guest', message: messages.tokenLoginFailed };
+  }
+}
+
+/**
+ * `resumed`: the session as resumed before the first render. A page the server rendered is hydrated
+ * with it, so that its first render is the server's page and not the spinner of a session loading.
+ */
+export function SessionProvider({ resumed, children }: { resumed?: ResumedSession; children: ReactNode }) {
   const queryClient = useQueryClient();
-  const [state, setState] = useState<SessionState>(startupState);
+  const [state, setState] = useState<SessionState>(() => resumed ?? startupState());
   const signingOut = useRef<Promise<void> | null>(null);
 
   const end = useCallback(
@@ -66,29 +96,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
-  // Start-up (spec 4): an expired token logs out, a valid one logs in again and gets a fresh token.
   useEffect(() => {
-    const token = accessToken.get();
-    if (!token) return;
-    if (isExpired(token)) {
-      accessToken.clear();
-      toast(messages.invalidAccessToken, { variant: 'error' });
+    if (resumed) {
+      if (resumed.status === 'guest' && resumed.message) toast(resumed.message, { variant: 'error' });
       return;
     }
+    if (!accessToken.get()) return;
     const controller = new AbortController();
-    api
-      .get<AuthResult>('Users/token-login', { ignoreUnauthorized: true, signal: controller.signal })
-      .then((result) => {
-        accessToken.set(result.token);
-        setState({ status: 'authenticated', user: result.user });
-      })
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        console.error(error);
-        end(messages.tokenLoginFailed);
-      });
+    resumeSession(controller.signal).then(
+      (session) => (session.status === 'authenticated' ? setState(session) : end(session.message)),
+      () => undefined, // aborted: the component went away
+    );
     return () => controller.abort();
-  }, [end]);
+  }, [end, resumed]);
 
   useEffect(() => {
     setUnauthorizedHandler(() => end(messages.invalidAccessToken));

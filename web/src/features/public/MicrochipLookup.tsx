@@ -2,6 +2,7 @@ import {
   chipFormats,
   messages,
   paths,
+  reachOwnerPath,
   support,
   type ChipNumberInfo,
   type MicrochipLookupInput,
@@ -24,7 +25,7 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useId, type FormEvent } from 'react';
+import { useEffect, useId, type FormEvent } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { ApiError } from '../../app/api';
@@ -65,6 +66,12 @@ export function MicrochipLookup() {
   const error = form.formState.errors.id?.message;
   const inputId = useId();
   const helperId = `${inputId}-helper`;
+
+  // On a page rendered on the server a finder may type before the script runs: that number counts.
+  useEffect(() => {
+    const typedBefore = (document.getElementById(inputId) as HTMLInputElement | null)?.value;
+    if (typedBefore) form.setValue('id', typedBefore);
+  }, [form, inputId]);
 
   return (
     <>
@@ -107,13 +114,13 @@ export function MicrochipLookup() {
         I don't know my pet's chip number
       </Link>
       <Box aria-live="polite" sx={{ mt: 3 }}>
-        {lookup.isSuccess && <Outcome registered={lookup.data.isRegistered} chip={lookup.data.chip} />}
+        {lookup.isSuccess && <Outcome registered={lookup.data.result?.id ?? null} chip={lookup.data.chip} />}
         {lookup.isError &&
           (lookup.error instanceof ApiError && lookup.error.status === 429 ? (
             <Alert severity="warning">{messages.tooManyRequests}</Alert>
           ) : (
             // Spec 7: lookup errors are swallowed; the finder sees the not-registered advice.
-            <Outcome registered={false} chip={null} />
+            <Outcome registered={null} chip={null} />
           ))}
       </Box>
       <Backdrop open={lookup.isPending} sx={{ zIndex: (theme) => theme.zIndex.modal, color: 'common.white' }}>
@@ -123,7 +130,8 @@ export function MicrochipLookup() {
   );
 }
 
-function Outcome({ registered, chip }: { registered: boolean; chip: ChipNumberInfo | null }) {
+/** `registered`: the registered chip's number, null when the number is not registered here. */
+function Outcome({ registered, chip }: { registered: string | null; chip: ChipNumberInfo | null }) {
   const contact = useSupportContact();
   return (
     <Stack spacing={2}>
@@ -141,6 +149,11 @@ function Outcome({ registered, chip }: { registered: boolean; chip: ChipNumberIn
           ) : (
             <>Call our 24/7 support line and dial extension {support.lookupExtension} to speak with a live representative, who will reach the owner.</>
           )}
+          <Box sx={{ mt: 1.5 }}>
+            <Button variant="contained" color="success" href={reachOwnerPath({ chip: registered })}>
+              Reach the owner
+            </Button>
+          </Box>
         </Alert>
       ) : (
         <Alert severity="warning">
@@ -152,7 +165,7 @@ function Outcome({ registered, chip }: { registered: boolean; chip: ChipNumberIn
           </Link>
         </Alert>
       )}
-      {chip && <ChipNumberHint chip={chip} registered={registered} />}
+      {chip && <ChipNumberHint chip={chip} registered={registered !== null} />}
     </Stack>
   );
 }

@@ -18,10 +18,14 @@ function useProductionHost() {
   }, [host]);
 }
 
-/** microchip-lookup: tells anyone whether a chip is registered here, and whose registry to try otherwise. */
-export function MicrochipLookupPage() {
+/**
+ * microchip-lookup: tells anyone whether a chip is registered here, and whose registry to try otherwise.
+ * `shortLinkError`: why the short link it is shown for led nowhere (otherwise read from the navigation).
+ */
+export function MicrochipLookupPage(props: Partial<ShortLinkFailure>) {
   useProductionHost();
-  const shortLinkError = (useLocation().state as ShortLinkFailure | null)?.shortLinkError;
+  const navigation = useLocation().state as ShortLinkFailure | null;
+  const shortLinkError = props.shortLinkError ?? navigation?.shortLinkError;
   return (
     <PublicLayout>
       {shortLinkError && <ShortLinkNotice message={shortLinkError} />}

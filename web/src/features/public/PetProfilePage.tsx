@@ -7,11 +7,13 @@ import {
   lastSeenText,
   messages,
   petNameLabel,
+  petPhotoSizes,
+  reachOwnerPath,
   sexes,
   sharesContact,
   type PublicProfile,
 } from '@petreg/contract';
-import { Call, CheckCircle, Email, ExpandMore, Home, Place, Schedule, SearchOff, Verified } from '@mui/icons-material';
+import { Call, CheckCircle, Email, ExpandMore, Home, Place, Schedule, SearchOff, Verified, VolunteerActivism } from '@mui/icons-material';
 import {
   Alert,
   Avatar,
@@ -28,9 +30,9 @@ import {
   useMediaQuery,
   useTheme,
 } from '@mui/material';
-import { useState, type ReactNode } from 'react';
+import { useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useParams } from 'react-router';
-import { ApiError, firstError } from '../../app/api';
+import { firstError } from '../../app/api';
 import { CenteredSpinner } from '../../components/CenteredSpinner';
 import { speciesImage } from '../pets/petDisplay';
 import { usePublicProfile } from './api';
@@ -39,16 +41,20 @@ import { PublicLayout } from './PublicLayout';
 
 /** pet-profiles/:id: what a finder sees of a pet, and how to reach its owner while it is missing (spec 2.5). */
 export function PetProfilePage() {
-  const id = useParams().id ?? '';
+  return <PetProfile id={useParams().id ?? ''} />;
+}
+
+/** The profile of the pet with this public id, in the public pages' frame: its page's, and a short link's. */
+export function PetProfile({ id }: { id: string }) {
   return <PublicLayout>{id ? <Profile key={id} id={id} /> : <UnknownProfile />}</PublicLayout>;
 }
 
 function Profile({ id }: { id: string }) {
   const profile = usePublicProfile(id);
-  if (profile.error instanceof ApiError && profile.error.status === 404) return <UnknownProfile />;
+  if (profile.data === null) return <UnknownProfile />;
   if (profile.isError) return <Alert severity="error">{firstError(profile.error, messages.genericError)}</Alert>;
   if (!profile.data) return <CenteredSpinner />;
-  return <PetCard profile={profile.data} />;
+  return <PetCard profile={profile.data} publicId={id} />;
 }
 
 /** A mistyped or removed profile address: a finder holding the pet can still look up its chip. */
@@ -68,7 +74,13 @@ function UnknownProfile() {
   );
 }
 
-function PetCard({ profile }: { profile: PublicProfile }) {
+/** The photo's size on the card, in CSS pixels: given to the image, so the page does not move when it arrives. */
+const PHOTO_PX = 144;
+
+/** The photo's square copies for 1x, 2x and 3x screens, sized for the card, not the phone photo as uploaded. */
+const photoSizes = (image: string) => petPhotoSizes.map((size) => `${image}?size=${size} ${size / PHOTO_PX}x`).join(', ');
+
+function PetCard({ profile, publicId }: { profile: PublicProfile; publicId: string }) {
   const { pet } = profile;
   const sex = sexes.find((s) => s.id === pet.sex && s.id !== 0);
   const tiles = [
@@ -83,10 +95,12 @@ function PetCard({ profile }: { profile: PublicProfile }) {
       <CardContent sx={{ px: { xs: 2.5, sm: 4 }, pb: 4 }}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ mt: -8 }}>
           <Avatar
-            src={pet.image ?? speciesImage(pet.species)}
+            src={pet.image ? `${pet.image}?size=${PHOTO_PX * 2}` : speciesImage(pet.species)}
             alt={pet.image ? `Photo of ${pet.petName}` : ''}
             variant="rounded"
-            sx={{ width: 144, height: 144, borderRadius: 4, border: 4, borderColor: 'background.paper', bgcolor: 'background.paper' }}
+            // The largest thing a finder's phone paints first: fetched before the scripts.
+            slotProps={{ img: { width: PHOTO_PX, height: PHOTO_PX, fetchPriority: 'high', srcSet: pet.image ? photoSizes(pet.image) : undefined } }}
+            sx={{ width: PHOTO_PX, height: PHOTO_PX, borderRadius: 4, border: 4, borderColor: 'background.paper', bgcolor: 'background.paper' }}
           />
           {/* Below the photo on phones; beside it, under the banner, on wider screens. */}
           <Box sx={{ minWidth: 0, pt: { sm: 9 } }}>
@@ -101,6 +115,10 @@ function PetCard({ profile }: { profile: PublicProfile }) {
               <Typography sx={{ fontWeight: 600 }}>{lastSeenText(pet)}</Typography>
             </Stack>
             {pet.breed && <Typography color="text.secondary">{pet.breed}</Typography>}
+            {/* A plain link: it works before (or without) any script. */}
+            <Button variant="contained" startIcon={<VolunteerActivism />} href={reachOwnerPath({ pet: publicId })} sx={{ mt: 2 }}>
+              Reach the owner
+            </Button>
           </Box>
         </Stack>
 
@@ -120,7 +138,7 @@ function PetCard({ profile }: { profile: PublicProfile }) {
         <Stack spacing={2.5} divider={<Divider flexItem />} sx={{ mt: 4 }}>
           {pet.missingDate && (
             <Section title="Lost time" icon={<Schedule color="error" />}>
-              <Typography>{formatLostTime(pet.missingDate)}</Typography>
+              <LostTime value={pet.missingDate} />
             </Section>
           )}
           {pet.foundDate && (
@@ -153,6 +171,21 @@ function PetCard({ profile }: { profile: PublicProfile }) {
       </CardContent>
     </Card>
   );
+}
+
+const subscribeToNothing = () => () => {};
+
+/**
+ * The lost time in the reader's time zone, which only the browser knows: a page rendered on the server
+ * says it in UTC (and hydrates so), then the browser says it in its own zone.
+ */
+function LostTime({ value }: { value: string }) {
+  const text = useSyncExternalStore(
+    subscribeToNothing,
+    () => formatLostTime(value),
+    () => formatLostTime(value, 'utc'),
+  );
+  return <Typography>{text}</Typography>;
 }
 
 function Section({ title, icon, children }: { title: string; icon?: ReactNode; children: ReactNode }) {

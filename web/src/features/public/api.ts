@@ -1,6 +1,22 @@
 import type { LegalDocument, LegalDocumentName, MicrochipLookup, PublicProfile } from '@petreg/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '../../app/api';
+import { api, ApiError } from '../../app/api';
+
+/** A finder's page reads fresh answers; one rendered on the server is not asked for again as it hydrates. */
+const FRESH_MS = 60_000;
+
+/** The answer, or null when the server does not know what was asked for (404). */
+async function orUnknown<T>(request: Promise<T>): Promise<T | null> {
+  try {
+    return await request;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+export const publicProfileKey = (publicId: string) => ['pet', 'pet-profiles', publicId];
+export const shortLinkTargetKey = (code: string) => ['pet', 'short-url-details', code];
 
 /** Asks whether a (normalised) chip number is registered. */
 export function useMicrochipLookup() {
@@ -9,19 +25,21 @@ export function useMicrochipLookup() {
   });
 }
 
-/** The public profile of a pet, by its public id. */
+/** The public profile of a pet, by its public id; null when no such pet shows. */
 export function usePublicProfile(publicId: string) {
   return useQuery({
-    queryKey: ['pet', 'pet-profiles', publicId],
-    queryFn: ({ signal }) => api.get<PublicProfile>(`pet/pet-profiles/${encodeURIComponent(publicId)}`, { signal }),
+    queryKey: publicProfileKey(publicId),
+    queryFn: ({ signal }) => orUnknown(api.get<PublicProfile>(`pet/pet-profiles/${encodeURIComponent(publicId)}`, { signal })),
+    staleTime: FRESH_MS,
   });
 }
 
-/** The public id of the pet a short link names. */
+/** The public id of the pet a short link names; null when it leads nowhere. */
 export function useShortLinkTarget(code: string) {
   return useQuery({
-    queryKey: ['pet', 'short-url-details', code],
-    queryFn: ({ signal }) => api.get<string>(`pet/short-url-details/${encodeURIComponent(code)}`, { signal }),
+    queryKey: shortLinkTargetKey(code),
+    queryFn: ({ signal }) => orUnknown(api.get<string>(`pet/short-url-details/${encodeURIComponent(code)}`, { signal })),
+    staleTime: FRESH_MS,
   });
 }
 

@@ -1,0 +1,102 @@
+// The built portal as `npm start` runs it (node server/dist/main.js, a temporary DATA_DIR, a free PORT),
+// and a chipped pet registered in it through the API and its own test checkout: what the browser
+// benchmarks (bench:pages, bench:lighthouse) open.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dogRegistration, type RegistrationChoices } from '../e2e/tests/registration.js';
+
+export const repositoryRoot = join(import.meta.dirname, '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Stops the process when the build to measure is missing. */
+export function requireBuild(checkout = repositoryRoot) {
+  if (!existsSync(join(checkout, 'server/dist/main.js')) || !existsSync(join(checkout, 'web/dist/index.html'))) {
+    console.error(`No build to measure in ${checkout}: run \`npm run build\` there first.`);
+    process.exit(1);
+  }
+}
+
+/** Starts `checkout`'s build on a fresh data folder; resolves once health-check answers. */
+export async function startBuiltPortal(checkout = repositoryRoot) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'petreg-bench-portal-'));
+  const portal = spawn(process.execPath, ['server/dist/main.js'], {
+    cwd: checkout,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_ALLOWLIST: '127.0.0.1' },
+  });
+  const stop = async () => {
+    if (portal.exitCode === null) {
+      portal.kill();
+      await new Promise((resolve) => portal.once('exit', resolve));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; ; i++) {
+      if (portal.exitCode !== null) throw new Error(`the portal exited with code ${portal.exitCode}`);
+      if (i === 1200) throw new Error('the portal did not answer within 120 s');
+      const up = await fetch(`${base}/api/v2/utilities/health-check`).then((r) => r.ok, () => false);
+      if (up) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { base, stop };
+}
+
+async function api<T>(base: string, method: string, path: string, body?: unknown, token?: string): Promise<T> {
+  const response = await fetch(`${base}/api/v2/${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { result: T }).result;
+}
+
+export interface RegisteredPet {
+  id: number;
+  publicId: string;
+  shortId: string;
+  chipId: string;
+}
+
+/**
+ * An owner signs up, registers a chipped dog sharing contact details (with `photo`, a data URL, when
+ * given) and pays the yearly plan in the test checkout.
+ */
+export async function registerPet(base: string, photo?: string): Promise<RegisteredPet> {
+  const { token } = await api<{ token: string }>(base, 'POST', 'Users/signup', {
+    email: `bench-pages-${Date.now()}@example.com`,
+    password: 'Bench#Pass1',
+    firstName: 'Jamie',
+    lastName: 'Rivera',
+    phoneNumber: '(415) 555-2671',
+  });
+  const choices = await api<RegistrationChoices>(base, 'GET', 'utilities/static-data');
+  const chipId = `985${String(Date.now()).slice(-12)}`;
+  const registration = { ...dogRegistration(chipId, choices), ...(photo ? { image: photo } : {}) };
+  const { pet } = await api<{ pet: Omit<RegisteredPet, 'chipId'> }>(base, 'POST', 'Pet/create-pet', registration, token);
+  const { plans } = await api<{ plans: { id: number; oneTime: boolean }[] }>(base, 'GET', 'pet/plans');
+  await api(base, 'PUT', 'Pet/update-plan', { id: pet.id, planId: plans.find((p) => !p.oneTime)!.id }, token);
+  const { location } = await api<{ location: string }>(base, 'GET', `checkout/stripe-subscription/${pet.id}?petFlow=true`, undefined, token);
+  const sessionId = new URL(location).pathname.split('/').pop()!;
+  await api(base, 'POST', `checkout/local/${sessionId}/pay`, { name: 'Jamie Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' }, token);
+  return { id: pet.id, publicId: pet.publicId, shortId: pet.shortId, chipId };
+}

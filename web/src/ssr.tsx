@@ -1,0 +1,46 @@
+// The web app's server entry: the finder's pages rendered on the server from the same components the
+// browser hydrates (built by `vite build --ssr` into web/dist-ssr, imported by the server at run time).
+import createCache from '@emotion/cache';
+import { CacheProvider } from '@emotion/react';
+import createEmotionServer from '@emotion/server/create-instance';
+import type { FinderPageRenderer } from '@petreg/contract';
+import { dehydrate } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { finderPageStateScript } from './app/finderPageState';
+import { createQueryClient, Providers } from './app/providers';
+import { publicSettingsKey } from './app/settings';
+import { publicProfileKey, shortLinkTargetKey } from './features/public/api';
+import { finderRoutes } from './features/public/routes';
+
+/** The finder's routes where the browser's route table holds them: under its pathless root. */
+const handler = createStaticHandler([{ children: finderRoutes }]);
+
+/**
+ * The page at `url` from the answers the server read, each under the key its API call has in the
+ * browser, so the browser's first render is this one. MUI's styles of what the page shows go with it
+ * (emotion's critical CSS), so it reads as meant before any script or style sheet arrives.
+ */
+export const renderFinderPage: FinderPageRenderer = async (url, data) => {
+  const queryClient = createQueryClient();
+  queryClient.setQueryData(publicSettingsKey, data.settings);
+  if (data.profile) queryClient.setQueryData(publicProfileKey(data.profile.publicId), data.profile.answer);
+  if (data.shortLink) queryClient.setQueryData(shortLinkTargetKey(data.shortLink.code), data.shortLink.target);
+
+  const context = await handler.query(new Request(new URL(url, 'http://localhost')));
+  if (context instanceof Response) throw new Error(`No finder's page at ${url}`);
+  const cache = createCache({ key: 'css' });
+  const emotion = createEmotionServer(cache);
+  const root = renderToString(
+    <StrictMode>
+      <CacheProvider value={cache}>
+        <Providers queryClient={queryClient} session={{ status: 'guest' }}>
+          <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
+        </Providers>
+      </CacheProvider>
+    </StrictMode>,
+  );
+  const styles = emotion.constructStyleTagsFromChunks(emotion.extractCriticalToChunks(root));
+  return { head: styles + finderPageStateScript(dehydrate(queryClient)), root };
+};
