@@ -1,7 +1,8 @@
 // The built portal as `npm start` runs it (node server/dist/main.js, a temporary DATA_DIR, a free PORT),
 // and a chipped pet registered in it through the API and its own test checkout: what the browser
-// benchmarks (bench:pages, bench:lighthouse) open.
+// benchmarks (bench:pages, bench:lighthouse) open, and the owners bench:relay's finders reach.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -28,15 +29,15 @@ export function requireBuild(checkout = repositoryRoot) {
   }
 }
 
-/** Starts `checkout`'s build on a fresh data folder; resolves once health-check answers. */
-export async function startBuiltPortal(checkout = repositoryRoot) {
+/** Starts `checkout`'s build on a fresh data folder, with `env` set beside it; resolves once health-check answers. */
+export async function startBuiltPortal(checkout = repositoryRoot, env: Record<string, string> = {}) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'petreg-bench-portal-'));
   const portal = spawn(process.execPath, ['server/dist/main.js'], {
     cwd: checkout,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_ALLOWLIST: '127.0.0.1' },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_ALLOWLIST: '127.0.0.1', ...env },
   });
   const stop = async () => {
     if (portal.exitCode === null) {
@@ -60,10 +61,15 @@ export async function startBuiltPortal(checkout = repositoryRoot) {
   return { base, stop };
 }
 
-async function api<T>(base: string, method: string, path: string, body?: unknown, token?: string): Promise<T> {
+/** A call of the portal's API; `address` is the caller's, as a trusted proxy (TRUST_PROXY) reports it. */
+export async function api<T>(base: string, method: string, path: string, body?: unknown, token?: string, address?: string): Promise<T> {
   const response = await fetch(`${base}/api/v2/${path}`, {
     method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(address ? { 'x-forwarded-for': address } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
@@ -71,6 +77,8 @@ async function api<T>(base: string, method: string, path: string, body?: unknown
 }
 
 export interface RegisteredPet {
+  /** The owner's session. */
+  token: string;
   id: number;
   publicId: string;
   shortId: string;
@@ -78,25 +86,27 @@ export interface RegisteredPet {
 }
 
 /**
- * An owner signs up, registers a chipped dog sharing contact details (with `photo`, a data URL, when
- * given) and pays the yearly plan in the test checkout.
+ * An owner signs up (from `address`, with `phoneNumber`, when given), registers a chipped dog sharing
+ * contact details (with `photo`, a data URL, when given) and pays the yearly plan in the test checkout.
  */
-export async function registerPet(base: string, photo?: string): Promise<RegisteredPet> {
-  const { token } = await api<{ token: string }>(base, 'POST', 'Users/signup', {
-    email: `bench-pages-${Date.now()}@example.com`,
-    password: 'Bench#Pass1',
-    firstName: 'Jamie',
-    lastName: 'Rivera',
-    phoneNumber: '(415) 555-2671',
-  });
-  const choices = await api<RegistrationChoices>(base, 'GET', 'utilities/static-data');
-  const chipId = `985${String(Date.now()).slice(-12)}`;
+export async function registerPet(base: string, options: { photo?: string; phoneNumber?: string; address?: string } = {}): Promise<RegisteredPet> {
+  const { photo, phoneNumber = '(415) 555-2671', address } = options;
+  const { token } = await api<{ token: string }>(
+    base,
+    'POST',
+    'Users/signup',
+    { email: `bench-pages-${randomUUID()}@example.com`, password: 'Bench#Pass1', firstName: 'Jamie', lastName: 'Rivera', phoneNumber },
+    undefined,
+    address,
+  );
+  const choices = await api<RegistrationChoices>(base, 'GET', 'utilities/static-data', undefined, undefined, address);
+  const chipId = `985${String(Date.now()).slice(-9)}${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
   const registration = { ...dogRegistration(chipId, choices), ...(photo ? { image: photo } : {}) };
-  const { pet } = await api<{ pet: Omit<RegisteredPet, 'chipId'> }>(base, 'POST', 'Pet/create-pet', registration, token);
-  const { plans } = await api<{ plans: { id: number; oneTime: boolean }[] }>(base, 'GET', 'pet/plans');
-  await api(base, 'PUT', 'Pet/update-plan', { id: pet.id, planId: plans.find((p) => !p.oneTime)!.id }, token);
-  const { location } = await api<{ location: string }>(base, 'GET', `checkout/stripe-subscription/${pet.id}?petFlow=true`, undefined, token);
+  const { pet } = await api<{ pet: Omit<RegisteredPet, 'chipId'> }>(base, 'POST', 'Pet/create-pet', registration, token, address);
+  const { plans } = await api<{ plans: { id: number; oneTime: boolean }[] }>(base, 'GET', 'pet/plans', undefined, undefined, address);
+  await api(base, 'PUT', 'Pet/update-plan', { id: pet.id, planId: plans.find((p) => !p.oneTime)!.id }, token, address);
+  const { location } = await api<{ location: string }>(base, 'GET', `checkout/stripe-subscription/${pet.id}?petFlow=true`, undefined, token, address);
   const sessionId = new URL(location).pathname.split('/').pop()!;
-  await api(base, 'POST', `checkout/local/${sessionId}/pay`, { name: 'Jamie Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' }, token);
-  return { id: pet.id, publicId: pet.publicId, shortId: pet.shortId, chipId };
+  await api(base, 'POST', `checkout/local/${sessionId}/pay`, { name: 'Jamie Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' }, token, address);
+  return { token, id: pet.id, publicId: pet.publicId, shortId: pet.shortId, chipId };
 }

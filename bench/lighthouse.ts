@@ -83,7 +83,7 @@ async function audit(url: string, attempt = 1): Promise<Audit> {
 }
 
 try {
-  const pet = await registerPet(portal.base, await phonePhoto());
+  const pet = await registerPet(portal.base, { photo: await phonePhoto() });
   const pages = [
     { name: 'lookup page', path: paths.microchipLookup },
     { name: 'pet profile', path: withId(paths.petProfiles, pet.publicId) },
