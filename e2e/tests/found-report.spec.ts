@@ -7,13 +7,13 @@ const shot = (page: Page, name: string) => page.screenshot({ path: test.info().o
 const dogPhoto = fileURLToPath(new URL('./files/found-dog.png', import.meta.url));
 
 test.describe('[FINDER][REACH_OWNER]', () => {
-  test('a finder on a phone reports a pet that is not flagged lost, with a photo, and the owner is mailed', async ({ browser, page: ownerPage, request }) => {
+  test('a finder on a phone scans the tag of a pet that is not flagged lost, reaches the owner with a photo, and the owner is mailed', async ({ browser, page: ownerPage, request }) => {
     const owner = await createOwner(request, 'Morgan');
     const headers = { authorization: `Bearer ${owner.token}` };
     const choices: RegistrationChoices = (await (await request.get('/api/v2/utilities/static-data')).json()).result;
     const created = await request.post('/api/v2/Pet/create-pet', { headers, data: dogRegistration(randomChip(), choices) });
     expect(created.status()).toBe(200);
-    const pet: { id: number; publicId: string } = (await created.json()).result.pet;
+    const pet: { id: number; publicId: string; shortId: string } = (await created.json()).result.pet;
 
     // The owner asks finders a question about a trait the public profile does not show.
     await ownerPage.goto('/sign-in');
@@ -36,7 +36,11 @@ test.describe('[FINDER][REACH_OWNER]', () => {
     // A stranger's phone: no session, the size of a common handset.
     const finderContext = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const page = await finderContext.newPage();
-    await page.goto(`/found?pet=${pet.publicId}`);
+    // The finder scanned the collar tag: the short link's page of a pet that is not flagged lost.
+    await page.goto(`/short/${pet.shortId}`);
+    await expect(page.getByText('Biscuit').first()).toBeVisible();
+    await page.getByRole('link', { name: 'Reach the owner' }).click();
+    await expect(page).toHaveURL(new RegExp(`/found\\?pet=${pet.publicId}$`));
     await expect(page.getByRole('heading', { name: 'You found Biscuit?' })).toBeVisible();
     // Nothing of the owner on the page.
     await expect(page.locator('body')).not.toContainText(owner.email);
