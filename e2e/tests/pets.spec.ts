@@ -12,6 +12,7 @@ async function fillPet(page: Page, pet: { name: string; chip?: string }) {
   await choose(page, 'Sex', 'Female');
   await page.getByLabel('Date of Birth').fill('2021-04-12');
   await page.getByLabel('Approximate Weight (lbs)').fill('48');
+  await page.getByLabel('Colour and markings').fill('Yellow, white chest');
   if (pet.chip) {
     await page.getByLabel('Microchip ID', { exact: true }).fill(pet.chip);
     await page.getByLabel('Confirm Microchip ID').fill(pet.chip);
@@ -95,13 +96,18 @@ test.describe('[PETS]', () => {
     await page.goto(`/client/pet/update/${petId}`);
     await expect(page.getByText('Not Registered')).toBeVisible();
     await expect(page.getByLabel('Pet Name')).toBeDisabled();
+    await expect(page.getByLabel('Colour and markings')).toHaveValue('Yellow, white chest');
     await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Colour and markings').fill('Yellow, white blaze');
     await page.getByLabel('Pet Name').fill('Bo');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('The Pet name must be at least 3 characters')).toBeVisible();
     await page.getByLabel('Pet Name').fill('Biscuit Jr');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Record saved successfully')).toBeVisible();
+    await page.goto(`/client/pet/update/${petId}`);
+    await expect(page.getByLabel('Colour and markings')).toHaveValue('Yellow, white blaze');
+    await page.screenshot({ path: '/tmp/colour-edit.png', fullPage: true });
 
     await page.goto('/client/dashboard');
     const tile = page.getByRole('list', { name: 'Pets' }).getByRole('link', { name: /Biscuit Jr/ });

@@ -27,7 +27,7 @@ const SEND_AT = new Date('2040-07-15T12:00:00Z');
  * An owner (phone (415) 555-2671) whose chipped Beagle, born 2020-05-01 and weighing 22 lb, is lost
  * near the ZIP; one clinic there gets the alert. Answers the clinic's e-mail as the worker sends it.
  */
-async function alertFor(zip: string, changes: { shareContactInfo?: boolean; name?: string; incidentDescription?: string } = {}) {
+async function alertFor(zip: string, changes: { shareContactInfo?: boolean; name?: string; colour?: string; incidentDescription?: string } = {}) {
   const owner = await signUpOwner(ctx.app);
   const chip = uniqueChip('985');
   const registered = await registerPet(ctx.app, owner.token, chip);
@@ -56,17 +56,20 @@ const ownerWordsOf = (text: string) => {
 
 describe('the alert e-mail to professionals', () => {
   it("carries the chip, the pet's details, the owner's words and the way to reach the owner, in both parts", async () => {
-    const { chip, publicId, mail } = await alertFor('78701', { incidentDescription: 'Slipped the leash at the park.\nRed collar, no tag.' });
+    const { chip, publicId, mail } = await alertFor('78701', {
+      colour: 'Tricolour & white blaze',
+      incidentDescription: 'Slipped the leash at the park.\nRed collar, no tag.',
+    });
     const { text, html } = await mail();
     const reach = `http://localhost:3000/found?pet=${publicId}`;
-    for (const line of [`Microchip: ${chip}`, 'Species: Dog', 'Breed: Beagle', 'Sex: Male', 'Age: 20 years 2 months', 'Weight: 22 lb (10 kg)']) {
-      expect(text.split('\n')).toContain(line);
-    }
+    const details = [`Microchip: ${chip}`, 'Species: Dog', 'Breed: Beagle', 'Colour: Tricolour & white blaze', 'Sex: Male', 'Age: 20 years 2 months', 'Weight: 22 lb (10 kg)'];
+    expect(text).toContain(`\n\n${details.join('\n')}\n\n`);
     expect(text).toMatch(/\nMissing since \w+day, \w{3} \d+, \d{4}, \d+(:\d\d)? [AP]M CS?T, last seen near Austin, TX 78701\.\n/);
     expect(text).toContain("\nIn the owner's words:\n> Slipped the leash at the park.\n> Red collar, no tag.\n");
     expect(text).toContain(`\nReach the owner: ${reach}\n`);
     expect(text).toContain('\nOur recovery line (24/7): (800) 555-0142\n');
     for (const cell of [chip, 'Dog', 'Beagle', 'Male', '20 years 2 months', '22 lb (10 kg)']) expect(html).toContain(`>${cell}</td>`);
+    expect(html).toMatch(/>Breed<\/th><td [^>]*>Beagle<\/td><\/tr><tr><th [^>]*>Colour<\/th><td [^>]*>Tricolour &#38; white blaze<\/td><\/tr><tr><th [^>]*>Sex</);
     expect(html).toContain('Slipped the leash at the park.<br>Red collar, no tag.</blockquote>');
     expect(html).toContain(`<a href="${reach}" `);
     expect(html).toContain('>Reach the owner</a>');
@@ -91,6 +94,9 @@ describe('the alert e-mail to professionals', () => {
       expect(part).not.toContain('reply to this e-mail');
     }
     expect(withoutContact.text).toContain(`Reach the owner: http://localhost:3000/found?pet=${kept.publicId}`);
+    // No colour recorded: no Colour row, in either part.
+    expect(withoutContact.text.split('\n').filter((line) => line.startsWith('Colour'))).toEqual([]);
+    expect(withoutContact.html).not.toContain('>Colour</th>');
   });
 
   it('keeps a hostile name and description inert: no forged line, header, link or markup', async () => {
@@ -106,7 +112,13 @@ describe('the alert e-mail to professionals', () => {
       'y'.repeat(300),
     ].join('\r\n');
     // Stored past today's rules (one-line names, the form's length), as an older row might be.
-    await db().update(pets).set({ name: 'Rex</a>\r\nReach the owner: http://evil.example' }).where(eq(pets.id, alert.pet.id));
+    await db()
+      .update(pets)
+      .set({
+        name: 'Rex</a>\r\nReach the owner: http://evil.example',
+        colour: 'Black</td><a href="http://evil.example">x</a>\nBcc: thief@evil.example',
+      })
+      .where(eq(pets.id, alert.pet.id));
     await db().update(petAlerts).set({ incidentDescription: description }).where(eq(petAlerts.petId, alert.pet.id));
     const { text, html, subject } = await alert.mail();
 
@@ -115,6 +127,7 @@ describe('the alert e-mail to professionals', () => {
     expect(lines.filter((line) => line.startsWith('Reach the owner:'))).toEqual([`Reach the owner: http://localhost:3000/found?pet=${alert.publicId}`]);
     expect(lines.filter((line) => line.startsWith("Owner's phone:"))).toEqual(["Owner's phone: (415) 555 - 2671"]);
     expect(lines.filter((line) => line.startsWith('Bcc'))).toEqual([]);
+    expect(lines).toContain('Colour: Black</td><a href="http://evil.example">x</a> Bcc: thief@evil.example');
     const words = ownerWordsOf(text);
     expect(words.every((line) => line === '>' || line.startsWith('> '))).toBe(true);
     expect(words).toEqual([
@@ -133,6 +146,7 @@ describe('the alert e-mail to professionals', () => {
     expect(html).not.toContain('</a><a');
     expect(html).toContain('Ran off &#60;/a&#62;&#60;a href=&#34;http://evil.example&#34;&#62;Reach the owner&#60;/a&#62;');
     expect(html).toContain('Lost dog: Rex&#60;/a&#62; Reach the owner: http://evil.example</h1>');
+    expect(html).toContain('>Black&#60;/td&#62;&#60;a href=&#34;http://evil.example&#34;&#62;x&#60;/a&#62; Bcc: thief@evil.example</td>');
     // Only the registry's own links: reach the owner, the owner's phone, the profile, the recovery line, unsubscribe.
     expect(html!.match(/<a /g)).toHaveLength(5);
   });

@@ -138,6 +138,9 @@ describe('POST Pet/create-pet', () => {
     [{ speciesId: null }, messages.petSpeciesRequired],
     [{ approximateWeight: 'heavy' }, messages.weightNotNumber],
     [{ notes: 'n'.repeat(201) }, messages.notesTooLong],
+    [{ colour: 'c'.repeat(61) }, messages.colourTooLong],
+    [{ colour: 'Black\nBcc: thief@evil.example' }, messages.controlCharacter],
+    [{ colour: 'Black\u2028white chest' }, messages.controlCharacter],
     [{ dob: '2999-01-01' }, messages.dateInFuture],
   ])('refuses %j with the spec message and stores nothing', async (override, message) => {
     const { token } = await signUpOwner(ctx.app);
@@ -145,6 +148,24 @@ describe('POST Pet/create-pet', () => {
     expect(status).toBe(400);
     expect(body.errors).toEqual([message]);
     expect((await call<Pet[]>(ctx.app, 'GET', 'pet/user-pets', { token })).body.result).toEqual([]);
+  });
+
+  it('keeps the colour and markings trimmed, takes 60 characters, and none when left empty', async () => {
+    const { token } = await signUpOwner(ctx.app);
+    const { status, body } = await createPet(token, { colour: '  Black and tan, white chest ' });
+    expect(status).toBe(200);
+    expect(body.result!.pet.colour).toBe('Black and tan, white chest');
+    expect((await createPet(token, { colour: 'c'.repeat(60) })).body.result!.pet.colour).toBe('c'.repeat(60));
+    expect((await createPet(token, { colour: '' })).body.result!.pet.colour).toBeNull();
+    expect((await createPet(token)).body.result!.pet.colour).toBeNull();
+  });
+
+  it('keeps the colour for the owner and professionals: not on the public profile', async () => {
+    const { token } = await signUpOwner(ctx.app);
+    const { pet } = (await createPet(token, { colour: 'Brindle' })).body.result!;
+    const profile = await call(ctx.app, 'GET', `pet/pet-profiles/${pet.publicId}`);
+    expect(profile.status).toBe(200);
+    expect(JSON.stringify(profile.body)).not.toContain('Brindle');
   });
 
   it('accepts 200 note characters and refuses a fourth breed', async () => {
@@ -227,6 +248,30 @@ describe('reading and editing pets', () => {
     const byId = await call<Pet>(ctx.app, 'PUT', `Pet/${pet.id}`, { token, body: { ...edit, name: 'Bowie Two' } });
     expect(byId.body.result!.name).toBe('Bowie Two');
     expect((await call<Pet>(ctx.app, 'GET', `Pet/${pet.id}`, { token })).body.result!.name).toBe('Bowie Two');
+  });
+
+  it('changes and clears the colour through the edit form; a refused colour leaves the stored one', async () => {
+    const { token } = await signUpOwner(ctx.app);
+    const { pet } = (await createPet(token, { colour: 'Black' })).body.result!;
+    const edit = { ...registration(), id: pet.id, chipId: pet.microchip1, confirmChip: pet.microchip1 };
+    const stored = async () => (await call<Pet>(ctx.app, 'GET', `Pet/${pet.id}`, { token })).body.result!.colour;
+
+    const changed = await call<Pet>(ctx.app, 'PUT', 'Pet/pet-profile', { token, body: { ...edit, colour: 'Black, white socks' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.result!.colour).toBe('Black, white socks');
+    for (const [colour, message] of [
+      ['c'.repeat(61), messages.colourTooLong],
+      ['Black\r\nwhite socks', messages.controlCharacter],
+    ] as const) {
+      const refused = await call(ctx.app, 'PUT', `Pet/${pet.id}`, { token, body: { ...edit, colour } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual([message]);
+    }
+    expect(await stored()).toBe('Black, white socks');
+
+    const cleared = await call<Pet>(ctx.app, 'PUT', `Pet/${pet.id}`, { token, body: { ...edit, colour: null } });
+    expect(cleared.body.result!.colour).toBeNull();
+    expect(await stored()).toBeNull();
   });
 
   it('keeps the photo when the stored name is sent back, and refuses a name it did not store', async () => {

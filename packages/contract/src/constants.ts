@@ -29,6 +29,8 @@ export const sexes = [
 export const limits = {
   breedsMax: 3,
   notesMax: 200,
+  /** The pet's colour and markings, one line ("Black and tan, white chest"). */
+  colourMax: 60,
   incidentDescriptionMax: 200,
   petNameMinRegistration: 2,
   petNameMinOwnerEdit: 3,

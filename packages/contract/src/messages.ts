@@ -240,6 +240,8 @@ export const messages = {
   finderNoteTooLong: "Your note can't be more than 200 characters long",
   phoneNeededToShare: 'Add your mobile phone number to your profile first, then share it with the finder.',
   phoneAlreadyShared: 'You already shared your phone number with this finder.',
+  // The pet's colour and markings (issue 19; no spec text).
+  colourTooLong: "Colour and markings can't be more than 60 characters long",
   finderUnreachable: 'This finder left no phone number or e-mail the portal can reach.',
   phoneShared: 'Your phone number is on its way to the finder.',
   reunited: 'Marked as reunited. Welcome home!',

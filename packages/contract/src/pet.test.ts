@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { adminPetSchema } from './adminRecords.js';
 import { messages } from './messages.js';
 import { backupContactSchema, petProfileSchema, petRegistrationSchema } from './pet.js';
 
@@ -31,6 +32,15 @@ describe('pet registration form', () => {
   it('asks 2 characters of a name at registration and 3 on the owner edit form', () => {
     expect(petRegistrationSchema.safeParse({ name: 'Bo', speciesId: 1 }).success).toBe(true);
     expect(errorsOf(petProfileSchema.safeParse({ id: 1, name: 'Bo', speciesId: 1 }))).toEqual({ name: messages.petNameMin3 });
+  });
+
+  it('takes one line of colour and markings, up to 60 characters, on every pet form', () => {
+    const pet = { id: 1, name: 'Rex', speciesId: 1 };
+    expect(petRegistrationSchema.parse({ ...pet, colour: ' Grey tabby ' }).colour).toBe('Grey tabby');
+    expect(petProfileSchema.parse({ ...pet, colour: '' }).colour).toBeNull();
+    expect(errorsOf(petRegistrationSchema.safeParse({ ...pet, colour: 'c'.repeat(61) }))).toEqual({ colour: messages.colourTooLong });
+    expect(errorsOf(petProfileSchema.safeParse({ ...pet, colour: 'Grey\ttabby' }))).toEqual({ colour: messages.controlCharacter });
+    expect(errorsOf(adminPetSchema.safeParse({ ...pet, colour: 'Grey\nBcc: x@evil.example' }))).toEqual({ colour: messages.controlCharacter });
   });
 
   it('limits breeds to 3 and notes to 200 characters', () => {

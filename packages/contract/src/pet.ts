@@ -41,6 +41,11 @@ export function petFields(nameMin: number, nameMinMessage: string) {
       .max(5000, { error: messages.weightTooLarge })
       .nullish()
       .transform((v) => v ?? null),
+    /** What a professional matches a found animal on beside species and breed; one line, as the alert e-mail writes it. */
+    colour: textField(limits.colourMax, messages.colourTooLong)
+      .trim()
+      .nullish()
+      .transform((v) => (v ? v : null)),
     spayedNeutered: z.boolean({ error: messages.invalidChoice }).default(false),
     shareContactInfo: z.boolean({ error: messages.invalidChoice }).default(false),
     notes: textField(limits.notesMax, messages.notesTooLong, messages.invalidText, 'several')
@@ -199,6 +204,8 @@ export interface Pet {
   spayedNeutered: boolean;
   shareContactInfo: boolean;
   approximateWeight: number | null;
+  /** Colour and markings; shown to the owner and in the alert to professionals, not on the public profile. */
+  colour: string | null;
   notes: string | null;
   isActive: boolean;
   subscriptionExpired: boolean;

@@ -226,6 +226,8 @@ export const pets = pgTable(
     spayedNeutered: boolean('spayed_neutered').notNull().default(false),
     shareContactInfo: boolean('share_contact_info').notNull().default(false),
     approximateWeight: numeric('approximate_weight', { precision: 6, scale: 1 }),
+    /** Colour and markings, for the owner and the professionals an alert reaches; not on the public profile. */
+    colour: text('colour'),
     notes: text('notes'),
     image: text('image'),
     isActive: boolean('is_active').notNull().default(false),

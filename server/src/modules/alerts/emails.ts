@@ -7,6 +7,8 @@ export interface AlertedPet {
   name: string;
   species: string | null;
   breeds: string[];
+  /** Colour and markings as the owner wrote them (made one line when written out). */
+  colour: string | null;
   sex: number;
   /** The chips the pet carries (not removed): the number a clinic's scanner reads. */
   chips: string[];
@@ -47,6 +49,7 @@ function details(pet: AlertedPet, now: Date): [string, string][] {
     [pet.chips.length > 1 ? 'Microchips' : 'Microchip', pet.chips.join(', ') || null],
     ['Species', pet.species],
     ['Breed', pet.breeds.join(', ') || null],
+    ['Colour', pet.colour],
     ['Sex', pet.sex > 0 ? (sexes.find((s) => s.id === pet.sex)?.name ?? null) : null],
     ['Age', months > 0 ? formatAge(months) : null],
     ['Weight', pet.weightLbs === null ? null : `${pet.weightLbs} lb (${lbsToKg(pet.weightLbs)} kg)`],

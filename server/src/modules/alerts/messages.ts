@@ -97,6 +97,7 @@ export async function readAlerts(db: Database, alertIds: number[], publicUrl: st
           name: pet.name,
           species: speciesName,
           breeds: breedRows.filter((b) => b.petId === pet.id).map((b) => b.name),
+          colour: pet.colour,
           sex: pet.sex,
           chips: chipRows.filter((c) => c.petId === pet.id).map((c) => c.chipId),
           dob: pet.dob,

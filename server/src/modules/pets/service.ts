@@ -87,6 +87,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
         spayedNeutered: row.spayedNeutered,
         shareContactInfo: row.shareContactInfo,
         approximateWeight: row.approximateWeight === null ? null : Number(row.approximateWeight),
+        colour: row.colour,
         notes: row.notes,
         isActive: row.isActive,
         subscriptionExpired: petChips.some((c) => !c.oneTime && c.expirationDate !== null && Date.parse(c.expirationDate) < now),
@@ -159,6 +160,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
       spayedNeutered: input.spayedNeutered,
       shareContactInfo: input.shareContactInfo,
       approximateWeight: input.approximateWeight === null ? null : String(input.approximateWeight),
+      colour: input.colour,
       notes: input.notes,
     };
   }

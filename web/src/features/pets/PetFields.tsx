@@ -121,6 +121,21 @@ export function PetWeightField({ disabled = false }: FieldProps) {
   );
 }
 
+/** Colour and markings, one line: what a professional matches a found animal on. Not on the public profile. */
+export function PetColourField({ disabled = false }: FieldProps) {
+  return (
+    <FormTextField
+      control={usePetForm().control}
+      name="colour"
+      label="Colour and markings"
+      placeholder="Black and tan, white chest"
+      disabled={disabled}
+      autoComplete="off"
+      slotProps={{ htmlInput: { maxLength: limits.colourMax } }}
+    />
+  );
+}
+
 export function PetRabiesVaccineField({ disabled = false }: FieldProps) {
   return (
     <FormTextField
@@ -203,7 +218,7 @@ interface PetFieldsProps extends FieldProps {
   storedImageUrl?: string | null;
 }
 
-/** Name, species, breeds, sex, date of birth and weight under their title, as items of the form's grid. */
+/** Name, species, breeds, sex, date of birth, weight and colour under their title, as items of the form's grid. */
 export function PetDetailsSection({ disabled = false }: FieldProps) {
   return (
     <>
@@ -225,6 +240,9 @@ export function PetDetailsSection({ disabled = false }: FieldProps) {
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>
         <PetWeightField disabled={disabled} />
+      </Grid>
+      <Grid size={12}>
+        <PetColourField disabled={disabled} />
       </Grid>
     </>
   );

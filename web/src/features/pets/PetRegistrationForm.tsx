@@ -26,6 +26,7 @@ const emptyPet: DefaultValues<PetRegistrationInput> = {
   dob: null,
   lastRabiesVaccine: null,
   approximateWeight: null,
+  colour: '',
   spayedNeutered: false,
   shareContactInfo: false,
   notes: '',

@@ -11,6 +11,7 @@ export function petFieldValues(pet: Pet) {
     dob: toApiDate(pet.dob),
     lastRabiesVaccine: toApiDate(pet.lastRabiesVaccine),
     approximateWeight: pet.approximateWeight,
+    colour: pet.colour ?? '',
     spayedNeutered: pet.spayedNeutered,
     notes: pet.notes ?? '',
     // The stored name stands for "keep the photo"; a newly chosen one replaces it with a data URL.
