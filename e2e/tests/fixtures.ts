@@ -105,6 +105,22 @@ export async function lastMailTo(recipient: string, subject?: string) {
   return (await matching()).at(-1)!;
 }
 
+/** The texts the embedded SMS outbox (DATA_DIR/sms) wrote to the number (E.164), oldest first, once the worker sent one. */
+export async function textsTo(phone: string): Promise<string[]> {
+  const written = () => {
+    const dir = join(process.env.E2E_DATA_DIR!, 'sms');
+    let files: string[];
+    try {
+      files = readdirSync(dir).sort();
+    } catch {
+      return [];
+    }
+    return files.map((f) => readFileSync(join(dir, f), 'utf8')).filter((text) => text.startsWith(`To: ${phone}\n`));
+  };
+  await expect.poll(() => written().length, { message: `a text to ${phone}` }).toBeGreaterThan(0);
+  return written();
+}
+
 /** Every e-mail to the recipient the portal has written so far, oldest first (wait for one with lastMailTo first). */
 export async function mailsTo(recipient: string) {
   return (await writtenMails()).filter((m) => m.to && !Array.isArray(m.to) && m.to.text === recipient);

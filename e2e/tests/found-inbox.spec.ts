@@ -1,7 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { createOwner, expect, payThroughApi, randomChip, signIn, test } from './fixtures';
+import { createOwner, expect, payThroughApi, randomChip, signIn, test, textsTo } from './fixtures';
 import { dogRegistration, type RegistrationChoices } from './registration';
 
 const finderPhone = '+13145550142';
@@ -21,22 +19,6 @@ const finderPhoto = (page: Page) =>
     ctx.fill();
     return canvas.toDataURL('image/png');
   });
-
-/** The texts the portal wrote to DATA_DIR/sms for the number, waiting for the worker to send one. */
-async function textsTo(phone: string): Promise<string[]> {
-  const read = () => {
-    const dir = join(process.env.E2E_DATA_DIR!, 'sms');
-    let files: string[];
-    try {
-      files = readdirSync(dir).sort();
-    } catch {
-      return [];
-    }
-    return files.map((f) => readFileSync(join(dir, f), 'utf8')).filter((text) => text.startsWith(`To: ${phone}\n`));
-  };
-  await expect.poll(() => read().length, { message: `a text to ${phone}` }).toBeGreaterThan(0);
-  return read();
-}
 
 /** The finder's report, sent as the finder's form sends it (POST public/found-report). */
 async function reportFound(request: APIRequestContext, chipId: string, photo: string) {

@@ -1,26 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { admin } from '../playwright.config';
-import { createOwner, expect, signIn, test } from './fixtures';
+import { createOwner, expect, signIn, test, textsTo } from './fixtures';
 
 const shot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage });
-
-/** The newest text the embedded SMS outbox wrote to the number (E.164), waiting for the worker to send it. */
-async function lastTextTo(phone: string): Promise<string> {
-  const texts = () => {
-    const dir = join(process.env.E2E_DATA_DIR!, 'sms');
-    let files: string[];
-    try {
-      files = readdirSync(dir).sort();
-    } catch {
-      return [];
-    }
-    return files.map((f) => readFileSync(join(dir, f), 'utf8')).filter((text) => text.startsWith(`To: ${phone}\n`));
-  };
-  await expect.poll(() => texts().length, { message: `a text to ${phone}` }).toBeGreaterThan(0);
-  return texts().at(-1)!;
-}
 
 /** A number of the 555-01xx range no other run uses at the same moment. */
 const uniqueNumber = (area: string) => {
@@ -46,7 +28,7 @@ test.describe('[SMS]', () => {
     await expect(card.getByText('We texted a code to your phone number. It works for 10 minutes.')).toBeVisible();
     await expect(card.getByText('Not verified')).toBeVisible();
 
-    const text = await lastTextTo(mobile.e164);
+    const text = (await textsTo(mobile.e164)).at(-1)!;
     const code = /(\d{6}) is your Pet Registry code/.exec(text)![1]!;
     await shot(page, 'profile-not-verified');
     await card.getByLabel('6-digit code').fill(code);
@@ -66,7 +48,7 @@ test.describe('[SMS]', () => {
     await expect(contacts.getByText(contactPhone.shown)).toBeVisible();
     await expect(contacts.getByText('Not confirmed')).toBeVisible();
     await expect(contacts.getByRole('button', { name: 'Resend the confirmation text to Robin Doe' })).toBeVisible();
-    expect(await lastTextTo(contactPhone.e164)).toContain('Casey added you as a backup contact for their pets on Pet Registry. Reply YES to confirm, or open http');
+    expect((await textsTo(contactPhone.e164)).at(-1)).toContain('Casey added you as a backup contact for their pets on Pet Registry. Reply YES to confirm, or open http');
     await shot(page, 'dashboard-unconfirmed-contact');
 
     const adminContext = await browser.newContext();
