@@ -224,8 +224,6 @@ function twilioOf(e: z.output<typeof envSchema>): TwilioSettings | null {
   };
 }
 
-/** "Pet Registry <no-reply@localhost>" signs as "Pet Registry"; a bare address as the registry. */
-
 function mapTilesOf(e: z.output<typeof envSchema>): Config['mapTiles'] {
   const tiles = e.MAP_TILE_URL ? { url: e.MAP_TILE_URL, attribution: '' } : e.GOOGLE_MAPS_API_KEY ? googleTiles : osmTiles;
   return { url: tiles.url, attribution: e.MAP_TILE_ATTRIBUTION ?? (tiles.url === osmTiles.url ? osmTiles.attribution : tiles.attribution) };
