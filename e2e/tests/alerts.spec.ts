@@ -139,6 +139,8 @@ test.describe('[ALERTS]', () => {
     await expect(page.getByText('No alerts out')).toBeVisible();
     await expect(page.getByRole('list', { name: 'Pets to alert about' }).getByText('Marmalade')).toBeVisible();
 
+    // A tab behind another runs no animation frames, so its toast would never finish entering.
+    await staleTab.bringToFront();
     await staleAnalytics.getByRole('button', { name: 'Mark as found' }).click();
     await staleTab.getByRole('dialog', { name: 'Is Marmalade home?' }).getByRole('button', { name: 'Mark as found' }).click();
     await expect(staleTab.getByText('No Alerts found for pet')).toBeVisible();
