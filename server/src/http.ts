@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { failure, imageDataUrlMax, messages, ok, type Succeeded } from '@petreg/contract';
+import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { AppError } from './errors.js';
 
@@ -28,8 +29,14 @@ export function sendImage(reply: FastifyReply, image: Buffer | null) {
   return reply.type('image/jpeg').header('cache-control', 'public, max-age=31536000, immutable').send(image);
 }
 
+/**
+ * What an address's limits are counted by, as @fastify/rate-limit's own default: an IPv6 address
+ * counts with its whole /64, which a single host may hold.
+ */
+export const addressKey = (request: FastifyRequest) => normalizeIP(request.ip);
+
 /** Per-IP limit of a route, declared in its `config`. */
-export const perIp = (limit: Limit) => ({ rateLimit: { max: limit.max, timeWindow: limit.window } });
+export const perIp = (limit: Limit) => ({ rateLimit: { max: limit.max, timeWindow: limit.window, keyGenerator: addressKey } });
 
 /**
  * Per-account limit of a signed-in route, declared in its `config` beside `auth`: the session is
@@ -39,7 +46,7 @@ export const perUser = (limit: Limit) => ({
   rateLimit: {
     max: limit.max,
     timeWindow: limit.window,
-    keyGenerator: (request: FastifyRequest) => (request.session ? `user:${request.session.userId}` : request.ip),
+    keyGenerator: (request: FastifyRequest) => (request.session ? `user:${request.session.userId}` : addressKey(request)),
   },
 });
 

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { messages, type ApiKeyEntry, type AuthResult, type IssuedApiKey } from '@petreg/contract';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Database } from '../src/db/client.js';
 import { apiKeys, auditLog, chips, pets, users } from '../src/db/schema.js';
+import { createApiKeyGate, newApiKey } from '../src/modules/public/apiKeys.js';
 import type { OpenLookupResult } from '../src/modules/public/openLookup.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { call, createTestApp, registerPet, signUpOwner, type TestContext } from './helpers.js';
@@ -179,6 +181,24 @@ describe('limits', () => {
     expect(refused.headers['access-control-allow-origin']).toBe('*');
     expect((await lookup(newChip(), { ip: '10.1.0.2' })).statusCode).toBe(200);
   });
+
+  it('counts a call with a key unknown here against its address, so a made-up key on every call is no way past the limit', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await lookup(newChip(), { ip: '10.1.1.1', headers: { 'x-api-key': newApiKey().key } })).statusCode);
+    expect(statuses.every((s) => s === 401)).toBe(true);
+    const refused = await lookup(newChip(), { ip: '10.1.1.1', headers: bearer(newApiKey().key) });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().errors).toEqual([messages.tooManyRequests]);
+    expect((await lookup(newChip(), { ip: '10.1.1.1' })).statusCode).toBe(429);
+  });
+
+  it('holds the addresses of one IPv6 /64, which one host may hold, to one limit', async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 30; i++) statuses.push((await lookup(newChip(), { ip: `2001:db8:7:1::${i.toString(16)}` })).statusCode);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect((await lookup(newChip(), { ip: '2001:db8:7:1:ffff:ffff:ffff:fffe' })).statusCode).toBe(429);
+    expect((await lookup(newChip(), { ip: '2001:db8:7:2::1' })).statusCode).toBe(200);
+  });
 });
 
 const issue = (body: unknown, token = admin.token) => call<IssuedApiKey>(ctx.app, 'POST', 'admin/api-keys', { body, token });
@@ -263,6 +283,28 @@ describe('API keys', () => {
     expect((await revoke(2_000_000)).status).toBe(404);
     const audits = await db().select().from(auditLog).where(and(eq(auditLog.entity, 'api_key'), eq(auditLog.entityId, String(entry.id))));
     expect(audits.map((a) => a.action).sort()).toEqual(['issue', 'revoke']);
+  });
+
+  it('keep a live key remembered however many made-up keys are tried', async () => {
+    // A database knowing one key, the first asked for: a gate asking again for it is told it is unknown.
+    let asked = 0;
+    const known = [{ id: 7, requests: 10, per: 'minute', revokedAt: null }];
+    const database = { select: () => ({ from: () => ({ where: async () => (asked++ === 0 ? known : []) }) }) } as unknown as Database;
+    const live = { holder: { id: 7, limit: { max: 10, window: 60_000 } } };
+    // Time stands still, so only being pushed out can make the gate forget the key.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const gate = createApiKeyGate({ db: database, log: ctx.app.log });
+    try {
+      const { key } = newApiKey();
+      expect(await gate.check(key)).toEqual(live);
+      for (let i = 0; i < 10_001; i++) expect(await gate.check(newApiKey().key)).toEqual({ refused: messages.apiKeyUnknown });
+      expect(asked).toBe(10_002);
+      expect(await gate.check(key)).toEqual(live);
+      expect(asked).toBe(10_002);
+    } finally {
+      vi.useRealTimers();
+      await gate.close();
+    }
   });
 
   it.each([

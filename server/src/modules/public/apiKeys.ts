@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { apiKeys } from '../../db/schema.js';
-import { loggable, unauthorized } from '../../errors.js';
+import { loggable } from '../../errors.js';
 import type { Limit } from '../../http.js';
 import { RecentCache } from '../../recent.js';
 
@@ -35,7 +35,8 @@ export interface ApiKeyHolder {
   limit: Limit;
 }
 
-type Verdict = { holder: ApiKeyHolder } | { refused: string };
+/** A live key's holder, or the words refusing a key unknown or revoked. */
+export type ApiKeyVerdict = { holder: ApiKeyHolder } | { refused: string };
 
 /**
  * How long a checked key is trusted without asking the database again, as sessions are: a revocation
@@ -50,10 +51,12 @@ export type ApiKeyGate = ReturnType<typeof createApiKeyGate>;
 /** Checks the keys the open lookup is called with, and counts their use. */
 export function createApiKeyGate(deps: { db: Database; log: Pick<FastifyBaseLogger, 'warn'> }) {
   const { db } = deps;
-  const verdicts = new RecentCache<string, Verdict>(CHECK_TTL_MS, 10_000);
+  const holders = new RecentCache<string, ApiKeyHolder>(CHECK_TTL_MS, 10_000);
+  // Refusals are remembered apart, and fewer: keys made up by the thousand never push a live key out.
+  const refusals = new RecentCache<string, string>(CHECK_TTL_MS, 1_000);
   const uses = new Map<number, { count: number; lastUsedAt: Date }>();
 
-  async function verdictOf(hash: string): Promise<Verdict> {
+  async function verdictOf(hash: string): Promise<ApiKeyVerdict> {
     const [row] = await db
       .select({ id: apiKeys.id, requests: apiKeys.requests, per: apiKeys.per, revokedAt: apiKeys.revokedAt })
       .from(apiKeys)
@@ -96,16 +99,17 @@ export function createApiKeyGate(deps: { db: Database; log: Pick<FastifyBaseLogg
   timer.unref();
 
   return {
-    /** The holder of a live key; a key unknown or revoked is refused (401) in words saying which. */
-    async check(key: string): Promise<ApiKeyHolder> {
+    /** The holder of a live key; a key unknown or revoked is refused in words saying which. */
+    async check(key: string): Promise<ApiKeyVerdict> {
       const hash = hashApiKey(key);
-      let verdict = verdicts.get(hash);
-      if (!verdict) {
-        verdict = await verdictOf(hash);
-        verdicts.set(hash, verdict);
-      }
-      if ('refused' in verdict) throw unauthorized(verdict.refused);
-      return verdict.holder;
+      const holder = holders.get(hash);
+      if (holder) return { holder };
+      const refused = refusals.get(hash);
+      if (refused) return { refused };
+      const verdict = await verdictOf(hash);
+      if ('holder' in verdict) holders.set(hash, verdict.holder);
+      else refusals.set(hash, verdict.refused);
+      return verdict;
     },
 
     /** One lookup answered with the key. */
@@ -117,7 +121,7 @@ export function createApiKeyGate(deps: { db: Database; log: Pick<FastifyBaseLogg
 
     /** A key was revoked: no check made before it is trusted any longer. */
     forget(): void {
-      verdicts.clear();
+      holders.clear();
     },
 
     async close(): Promise<void> {

@@ -2,14 +2,17 @@ import { openLookupParams } from '@petreg/contract';
 import type { onRequestHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { answer, type Limit } from '../../http.js';
+import { unauthorized } from '../../errors.js';
+import { addressKey, answer, type Limit } from '../../http.js';
 import { presentedKey, type ApiKeyGate, type ApiKeyHolder } from './apiKeys.js';
 import { openLookupResult, type OpenLookup } from './openLookup.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The holder of the API key the open lookup was called with; null for an anonymous call. */
+    /** The holder of the API key the open lookup was called with; null for an anonymous call or a refused key. */
     apiKey: ApiKeyHolder | null;
+    /** Why the key the open lookup was called with is refused; null when it was not. */
+    apiKeyRefused: string | null;
   }
 }
 
@@ -37,13 +40,14 @@ const description = `What the registry knows of a microchip number, for universa
 whether it is registered here, when the registration last changed, the registry's 24/7 line and the address of the form that reaches
 the owner, and what the number tells of itself (format, manufacturer, test or shared code). Never anything about the owner.
 Open to any origin (CORS). Without a key, ${anonymousLimit.max} calls a minute per address; with a key (\`Authorization: Bearer <key>\` or
-\`X-Api-Key: <key>\`, issued by the registry's administrators), the key's own limit. An unknown or revoked key is refused (401).`;
+\`X-Api-Key: <key>\`, issued by the registry's administrators), the key's own limit. An unknown or revoked key is refused (401), and the call counts against the address as one without a key.`;
 
 export const openLookupRoutes: FastifyPluginAsyncZod<{ openLookup: OpenLookup; keys: ApiKeyGate; rateLimitAllowList: readonly string[] }> = async (
   app,
   { openLookup, keys, rateLimitAllowList },
 ) => {
   app.decorateRequest('apiKey', null);
+  app.decorateRequest('apiKeyRefused', null);
   const path = '/public/lookup/:chip';
 
   app.options(path, { schema: { hide: true }, onRequest: openToAll }, (_request, reply) => reply.status(204).send());
@@ -60,17 +64,25 @@ export const openLookupRoutes: FastifyPluginAsyncZod<{ openLookup: OpenLookup; k
         // The answer is checked against its documented shape on the way out: a field not in it never leaves.
         response: { 200: z.object({ succeeded: z.literal(true), result: openLookupResult, errors: z.array(z.string()) }) },
       },
-      // The key is read before the limit is counted (the rate-limit hook comes after these), so it counts against the key's own limit.
+      // The key is read before the limit is counted (the rate-limit hook comes after these), so a live key counts against its own
+      // limit; a refused one counts against the address, as a call without a key, and is answered 401 only once counted, or keys
+      // made up anew on every call would be unlimited lookups.
       onRequest: [
         openToAll,
         async (request) => {
           const key = presentedKey(request);
-          if (key) request.apiKey = await keys.check(key);
+          if (!key) return;
+          const verdict = await keys.check(key);
+          if ('holder' in verdict) request.apiKey = verdict.holder;
+          else request.apiKeyRefused = verdict.refused;
         },
       ],
+      preValidation: async (request) => {
+        if (request.apiKeyRefused) throw unauthorized(request.apiKeyRefused);
+      },
       config: {
         rateLimit: {
-          keyGenerator: (request) => (request.apiKey ? `api-key:${request.apiKey.id}` : request.ip),
+          keyGenerator: (request) => (request.apiKey ? `api-key:${request.apiKey.id}` : addressKey(request)),
           max: (request) => (request.apiKey ?? { limit: anonymousLimit }).limit.max,
           timeWindow: (request) => (request.apiKey ?? { limit: anonymousLimit }).limit.window,
           // The allow list exempts addresses; a key is held to the limit it was issued with from every address.
