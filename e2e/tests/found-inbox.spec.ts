@@ -55,6 +55,11 @@ test.describe('[FOUND REPORTS]', () => {
     expect(asked.status(), await asked.text()).toBe(200);
     // Registered: the lookup knows the chip, so a finder can report it.
     await payThroughApi(request, owner, question.id, true);
+    // Only a verified mobile number is shared with a finder: proven with the texted code.
+    expect((await request.post('/api/v2/Users/send-phone-code', { headers })).status()).toBe(200);
+    const code = /(\d{6}) is your Pet Registry code/.exec((await textsTo('+14155552671')).at(-1)!)![1]!;
+    const verified = await request.post('/api/v2/Users/verify-phone', { headers, data: { code } });
+    expect(verified.status(), await verified.text()).toBe(200);
 
     await page.goto('/sign-in');
     await reportFound(request, chip, await finderPhoto(page));

@@ -266,7 +266,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         keys: apiKeyGate,
         rateLimitAllowList: config.rateLimitAllowList,
       });
-      await api.register(foundReportRoutes, { foundReports: createFoundReports({ db: database.db, storage, publicUrl: config.publicUrl, publicPages }) });
+      await api.register(foundReportRoutes, { foundReports: createFoundReports({ db: database.db, storage, publicUrl: config.publicUrl, publicPages, log: app.log }) });
       await api.register(siteRoutes, { sites, tiles: config.googleMapTiles && createGoogleMapTiles(config.googleMapTiles, app.log) });
       await api.register(paymentRoutes, { payments, localCheckout: provider.name === 'local' });
       await api.register(alertRoutes, { alerts });

@@ -50,6 +50,13 @@ async function ownerWithPet() {
   return { ...owner, pet, chip };
 }
 
+/** An owner whose mobile number was proven with a texted code, as sharing it needs. */
+async function ownerWithVerifiedPhone() {
+  const owner = await ownerWithPet();
+  await db().update(users).set({ phoneVerifiedAt: new Date() }).where(eq(users.id, owner.user.id));
+  return owner;
+}
+
 const list = (token?: string) => call<FoundReportList>(ctx.app, 'GET', 'found-reports', { token });
 const open = (id: number, token?: string) => call<FoundReportDetail>(ctx.app, 'GET', `found-reports/${id}`, { token });
 const share = (id: number, token?: string, note?: string) =>
@@ -176,7 +183,7 @@ describe('GET found-reports/{id}/photo', () => {
 
 describe('POST found-reports/{id}/share-phone', () => {
   it('texts a finder who gave a phone the owner\'s number, first name and note, and nothing else of the owner; once', async () => {
-    const owner = await ownerWithPet();
+    const owner = await ownerWithVerifiedPhone();
     const report = await insertReport(owner.pet.id);
 
     const shared = await share(report.id, owner.token, '  I am on my way, about 20 minutes.  ');
@@ -200,7 +207,7 @@ describe('POST found-reports/{id}/share-phone', () => {
   });
 
   it('e-mails a finder who gave only an e-mail, and leaves the note line out when there is none', async () => {
-    const owner = await ownerWithPet();
+    const owner = await ownerWithVerifiedPhone();
     const report = await insertReport(owner.pet.id, { finderPhone: null, finderName: 'Sam\r\nBcc: x@example.org' });
     expect((await share(report.id, owner.token)).status).toBe(200);
     const mails = await mailsTo(report.finderEmail!);
@@ -216,7 +223,7 @@ describe('POST found-reports/{id}/share-phone', () => {
   });
 
   it('asks an owner without a phone number to add one, and refuses a note too long or of two lines', async () => {
-    const owner = await ownerWithPet();
+    const owner = await ownerWithVerifiedPhone();
     const report = await insertReport(owner.pet.id);
     const tooLong = await share(report.id, owner.token, 'x'.repeat(201));
     expect(tooLong.status).toBe(400);
@@ -234,11 +241,56 @@ describe('POST found-reports/{id}/share-phone', () => {
   });
 
   it('answers 409 when the finder left nothing the portal can reach', async () => {
-    const owner = await ownerWithPet();
+    const owner = await ownerWithVerifiedPhone();
     const report = await insertReport(owner.pet.id, { finderPhone: 'none', finderEmail: null });
     const answer = await share(report.id, owner.token);
     expect(answer.status).toBe(409);
     expect(answer.body.errors).toEqual([messages.finderUnreachable]);
+  });
+
+  it('refuses an owner whose number is not verified, so no one relays words to a number through a pet of their own', async () => {
+    const owner = await ownerWithPet();
+    const report = await insertReport(owner.pet.id);
+    const answer = await share(report.id, owner.token, 'Hi');
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors).toEqual([messages.phoneNeededToShare]);
+    expect(await textsTo(report.finderPhone!)).toEqual([]);
+    expect((await db().select().from(foundReports).where(eq(foundReports.id, report.id)))[0]!.phoneSharedAt).toBeNull();
+  });
+
+  it('refuses a note with a link or a web address', async () => {
+    const owner = await ownerWithVerifiedPhone();
+    const report = await insertReport(owner.pet.id);
+    for (const note of ['Pay at https://evil.example now', 'See www.evil.example', 'Go to evil.example/pay', 'Visit evil.com today', 'HTTP://EVIL.EXAMPLE']) {
+      const answer = await share(report.id, owner.token, note);
+      expect(answer.status, note).toBe(400);
+      expect(answer.body.errors, note).toEqual([messages.finderNoteLink]);
+    }
+    expect(await textsTo(report.finderPhone!)).toEqual([]);
+    expect((await share(report.id, owner.token, 'I can come by at 6.30 pm. St. Louis side of the park.')).status).toBe(200);
+  });
+
+  it('sends one finder number or e-mail address at most 3 contacts a day across the portal', async () => {
+    const finderPhone = '+13145559876';
+    const finderEmail = 'Victim@Example.net';
+    for (let n = 0; n < 3; n++) {
+      const owner = await ownerWithVerifiedPhone();
+      expect((await share((await insertReport(owner.pet.id, { finderPhone })).id, owner.token)).status).toBe(200);
+      expect((await share((await insertReport(owner.pet.id, { finderPhone: null, finderEmail: n ? finderEmail.toLowerCase() : finderEmail })).id, owner.token)).status).toBe(200);
+    }
+    const owner = await ownerWithVerifiedPhone();
+    for (const values of [{ finderPhone: '(314) 555-9876' }, { finderPhone: null, finderEmail: 'victim@example.net' }]) {
+      const report = await insertReport(owner.pet.id, values);
+      const answer = await share(report.id, owner.token, 'Hi');
+      expect(answer.status).toBe(429);
+      expect(answer.body.errors).toEqual([messages.finderContactsPerDayExceeded]);
+      expect((await db().select().from(foundReports).where(eq(foundReports.id, report.id)))[0]!.phoneSharedAt).toBeNull();
+    }
+    expect(await textsTo(finderPhone)).toHaveLength(3);
+
+    // A day later the number may be reached again.
+    await db().update(textOutbox).set({ createdAt: new Date(Date.now() - 25 * 3600_000) }).where(eq(textOutbox.recipient, finderPhone));
+    expect((await share((await insertReport(owner.pet.id, { finderPhone })).id, owner.token)).status).toBe(200);
   });
 });
 

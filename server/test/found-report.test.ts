@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { messages, type FoundReportSent, type FoundReportTarget, type Pet, type User } from '@petreg/contract';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMailer } from '../src/adapters/mail/index.js';
 import { backupContacts, chips, foundReports, mailOutbox, pets, textOutbox, users } from '../src/db/schema.js';
 import { reportsPerPetPerDay } from '../src/modules/foundReports/report.js';
@@ -266,12 +266,33 @@ describe('what a report refuses', () => {
     const photos = join(ctx.outboxDir, 'uploads', 'found-report-images');
     const stored = () => (existsSync(photos) ? readdirSync(photos).length : 0);
     const before = stored();
-    const sent = await report({ publicId: pet.publicId, ...finder, photo: await pngDataUrl(), website: 'https://spam.example' });
+    const logged = vi.spyOn(ctx.app.log, 'info');
+    const sent = await report({ publicId: pet.publicId, ...finder, photo: await pngDataUrl(), leaveBlank: 'https://spam.example' });
     expect(sent.body).toEqual({ succeeded: true, result: { message: messages.foundReportSent }, errors: [] });
+    expect(logged).toHaveBeenCalledWith({ petId: pet.id }, expect.stringContaining('hidden field'));
+    logged.mockRestore();
     expect(await reportsOf(pet.id)).toEqual([]);
     expect(await mailsTo(owner.input.email)).toEqual([]);
     expect(await textsFor(owner.user.id)).toEqual([]);
     expect(stored()).toBe(before);
+  });
+
+  it('keeps a report whose form a browser filled as it fills a website field: that is not the hidden field', async () => {
+    const { owner, pet } = await ownerWithPet();
+    expect((await report({ publicId: pet.publicId, ...finder, website: 'https://robin.example' })).status).toBe(200);
+    expect(await reportsOf(pet.id)).toHaveLength(1);
+    expect(await mailsTo(owner.input.email)).toHaveLength(1);
+  });
+
+  it("answers 404 in the lookup's words for a chip whose owner's account is switched off, as the profile's link does", async () => {
+    const { owner, pet, chipId } = await ownerWithPet();
+    await db().update(users).set({ isActive: false }).where(eq(users.id, owner.user.id));
+    for (const answer of [await report({ chipId, ...finder }), await target(`chip=${chipId}`)]) {
+      expect([answer.status, answer.body.errors]).toEqual([404, [messages.lookupNotRegistered]]);
+    }
+    expect((await report({ publicId: pet.publicId, ...finder })).status).toBe(404);
+    expect(await reportsOf(pet.id)).toEqual([]);
+    expect(await mailsTo(owner.input.email)).toEqual([]);
   });
 });
 

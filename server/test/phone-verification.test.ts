@@ -91,6 +91,21 @@ describe("the owner's mobile number", () => {
     expect((await verify(owner, fresh)).body.result!.data.phoneVerified).toBe(true);
   });
 
+  it('judges at most 5 wrong codes sent at once, and the right code after them is refused as void', async () => {
+    const owner = await signUpOwner(ctx.app);
+    await changeMobile(owner, '(314) 555-0129');
+    const code = codeIn((await newestText(owner.user.id, 'phone-code')).body);
+    const guesses = await Promise.all(Array.from({ length: 10 }, (_, n) => verify(owner, String((Number(code) + n + 1) % 1_000_000).padStart(6, '0'))));
+    const answers = guesses.map((g) => g.body.errors![0]);
+    expect(answers.filter((a) => a === messages.phoneCodeWrong)).toHaveLength(4);
+    expect(answers.filter((a) => a === messages.phoneCodeTooManyTries)).toHaveLength(6);
+    // No guess past the fifth was counted, so none was judged.
+    expect((await db().select().from(phoneCodes).where(eq(phoneCodes.userId, owner.user.id)))[0]!.wrongTries).toBe(5);
+    const late = await verify(owner, code);
+    expect(late.status).toBe(400);
+    expect(late.body.errors).toEqual([messages.phoneCodeTooManyTries]);
+  });
+
   it('texts an account at most 3 codes an hour', async () => {
     const owner = await signUpOwner(ctx.app);
     await changeMobile(owner, '(314) 555-0127');
@@ -154,6 +169,15 @@ describe('backup contacts confirm their number', () => {
     // The mail log shows the text with the link's code hidden.
     const log = await call<MailLogMessage>(ctx.app, 'GET', `admin/mail/text/${text.id}`, { token: admin.token });
     expect(log.body.result!.text).toContain('/backup-contact/confirm?token=[hidden]');
+  });
+
+  it("names the owner by the first word of the first name only, at most 20 characters", async () => {
+    const owner = await signUpOwner(ctx.app, { firstName: 'Jamie Win a prize at evil.example/pay' });
+    await add(owner, '(314) 555-0141');
+    expect((await newestText(owner.user.id, 'backup-contact-confirmation')).body).toMatch(/^Jamie added you as a backup contact for their pets on Chip Registry\. /);
+    const long = await signUpOwner(ctx.app, { firstName: `${'Bartholomew'.repeat(4)} Smith` });
+    await add(long, '(314) 555-0142');
+    expect((await newestText(long.user.id, 'backup-contact-confirmation')).body).toMatch(/^BartholomewBartholom added you as a backup contact/);
   });
 
   it('asks again when the number changes, and the earlier link no longer works; the same number asks nothing', async () => {

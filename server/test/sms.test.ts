@@ -4,7 +4,7 @@ import twilio from 'twilio';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTwilioTexter } from '../src/adapters/sms/twilio.js';
 import { loadConfig, type Env } from '../src/config.js';
-import { textOptOuts, textOutbox } from '../src/db/schema.js';
+import { backupContacts, textOptOuts, textOutbox } from '../src/db/schema.js';
 import { queueTexts } from '../src/modules/texts/outbox.js';
 import { sendDueTexts } from '../src/worker/texts.js';
 import { call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
@@ -248,6 +248,28 @@ describe('replies (POST sms/inbound)', () => {
     ]);
     expect((await call<BackupContact[]>(ctx.app, 'GET', 'Users/backup-contacts', { token: other.token })).body.result![0]!.phoneConfirmed).toBe(true);
     expect(await db().select().from(textOptOuts).where(eq(textOptOuts.phone, '+13145550177'))).toEqual([]);
+  });
+
+  it('YES confirms only a request made in the last 7 days, as long as its link works', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const add = (phoneNumber: string) => call<BackupContact>(ctx.app, 'POST', 'Users/backup-contact', { token: owner.token, body: { name: 'Robin Doe', phoneNumber } });
+    const old = (await add('(314) 555-0181')).body.result!;
+    const recent = (await add('(314) 555-0182')).body.result!;
+    await db()
+      .update(backupContacts)
+      .set({ confirmationSentAt: new Date(Date.now() - 7 * 24 * 3600_000 - 60_000) })
+      .where(eq(backupContacts.id, old.id));
+    await db()
+      .update(backupContacts)
+      .set({ confirmationSentAt: new Date(Date.now() - 6 * 24 * 3600_000) })
+      .where(eq(backupContacts.id, recent.id));
+    await twilioCall('sms/inbound', inbound('+13145550181', 'YES'));
+    await twilioCall('sms/inbound', inbound('+13145550182', 'YES'));
+    const mine = (await call<BackupContact[]>(ctx.app, 'GET', 'Users/backup-contacts', { token: owner.token })).body.result!;
+    expect(mine.map((c) => [c.id, c.phoneConfirmed])).toEqual([
+      [old.id, false],
+      [recent.id, true],
+    ]);
   });
 
   it('refuses an unsigned reply', async () => {

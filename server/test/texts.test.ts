@@ -109,4 +109,32 @@ describe('the text outbox', () => {
     const [first] = await db().select().from(textOutbox).where(eq(textOutbox.recipient, '+13145550101'));
     expect(first).toMatchObject({ status: 'sent', attempts: 1 });
   });
+
+  it('keeps no code or link token in a text that ends unsent: refused, answered STOP, or given up; one tried again keeps it until then', async () => {
+    await db().insert(textOptOuts).values({ phone: '+13145550103' });
+    const code = (to: string) => ({ to, kind: 'phone-code' as const, body: '123456 is your Pet Registry code. It works for 10 minutes.' });
+    await queueTexts(db(), [
+      code('+13145550101'),
+      code('+13145550102'),
+      code('+13145550103'),
+      { to: '+13145550104', kind: 'backup-contact-confirmation', body: 'Reply YES to confirm, or open https://r.example/backup-contact/confirm?token=1.2.abc' },
+    ]);
+    const { texter } = provider((m) => (m.to.endsWith('101') ? new NumberRefusedError('not a mobile') : new Error('HTTP 500')));
+    expect(await sendDueTexts(db(), texter)).toEqual({ sent: 0, canceled: 1 });
+    const hidden = '[hidden] is your Pet Registry code. It works for 10 minutes.';
+    expect((await rows()).map((r) => [r.status, r.body])).toEqual([
+      ['failed', hidden],
+      ['pending', '123456 is your Pet Registry code. It works for 10 minutes.'],
+      ['canceled', hidden],
+      ['pending', 'Reply YES to confirm, or open https://r.example/backup-contact/confirm?token=1.2.abc'],
+    ]);
+    // Given up after the last attempt.
+    for (let n = 1; n <= 8; n++) await sendDueTexts(db(), texter, new Date(Date.now() + n * 48 * 3600_000));
+    expect((await rows()).map((r) => [r.status, r.body])).toEqual([
+      ['failed', hidden],
+      ['failed', hidden],
+      ['canceled', hidden],
+      ['failed', 'Reply YES to confirm, or open https://r.example/backup-contact/confirm?token=[hidden]'],
+    ]);
+  });
 });

@@ -11,9 +11,21 @@ export const foundReportsListMax = 100;
 /** The owner's line sent to the finder with the phone number. */
 export const finderNoteMax = 200;
 
-/** POST found-reports/{id}/share-phone: an optional line from the owner, one line. */
+/**
+ * A link or a web address: an address with a scheme, one starting www., a word.word/ path, or a
+ * name ending in a common top-level domain (phones make those into links too).
+ */
+const webAddress = /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.)|[\p{L}\p{N}-]+\.[\p{L}\p{N}-]+\/|[\p{L}\p{N}-]\.(?:com|net|org|info|biz|io|co|ly|me|app|xyz|link|site|online|us)\b/iu;
+
+/**
+ * POST found-reports/{id}/share-phone: an optional line from the owner, one line and no link: the
+ * portal sends it to a number or address a stranger typed, so it must not carry one of theirs.
+ */
 export const sharePhoneSchema = requestObject({
-  note: textField(finderNoteMax, messages.finderNoteTooLong).trim().default(''),
+  note: textField(finderNoteMax, messages.finderNoteTooLong)
+    .trim()
+    .refine((note) => !webAddress.test(note), { error: messages.finderNoteLink })
+    .default(''),
 });
 export type SharePhoneInput = z.input<typeof sharePhoneSchema>;
 

@@ -74,8 +74,11 @@ export const foundReportFields = {
     .transform((v) => (v ? v : null)),
   /** The answer to the owner's question, shown to the owner only. */
   answer: optionalText(limits.verificationAnswerMax, messages.verificationAnswerTooLong),
-  /** Hidden from people: a form that fills it is a robot's, answered as if sent and never passed on. */
-  website: textField(1000, messages.invalidRequest, messages.invalidRequest).optional(),
+  /**
+   * Hidden from people: a form that fills it is a robot's, answered as if sent and never passed on.
+   * Named so that no browser's autofill knows it (a "website" field it would fill, dropping a real report).
+   */
+  leaveBlank: textField(1000, messages.invalidRequest, messages.invalidRequest).optional(),
 };
 
 /** `POST public/found-report` and the finder's form: the pet (by chip or public id) and the finder's report. */

@@ -238,7 +238,9 @@ export const messages = {
   foundReportsPerPetExceeded: 'This pet has had many messages today. Please call our support line to reach the owner.',
   // The owner's inbox of found reports (issue 19; no spec text).
   finderNoteTooLong: "Your note can't be more than 200 characters long",
-  phoneNeededToShare: 'Add your mobile phone number to your profile first, then share it with the finder.',
+  phoneNeededToShare: 'Add your mobile phone number to your profile and verify it first, then share it with the finder.',
+  finderNoteLink: "Your note can't contain a link or a web address.",
+  finderContactsPerDayExceeded: 'This finder has had 3 messages through the portal today. Please try again tomorrow.',
   phoneAlreadyShared: 'You already shared your phone number with this finder.',
   // The pet's colour and markings (issue 19; no spec text).
   colourTooLong: "Colour and markings can't be more than 60 characters long",

@@ -20,7 +20,8 @@ export interface TextSendRun {
  * sending, marked sent with the provider's id, tried again later with a growing wait, failed at once
  * when the provider refuses the number for good, and waiting (no attempt used) while the provider is
  * out of reach. A number that answered STOP gets nothing (one the provider says answered STOP is
- * recorded so). A sent text keeps no code. Once `stop` is signalled no text is started.
+ * recorded so). A text that ends (sent, failed or canceled) keeps no code; one to be tried again keeps
+ * its body until then. Once `stop` is signalled no text is started.
  */
 export async function sendDueTexts(db: Database, texter: Texter, time?: Date | (() => Date), stop?: AbortSignal): Promise<TextSendRun> {
   const clock = clockOf(time);
@@ -40,7 +41,10 @@ export async function sendDueTexts(db: Database, texter: Texter, time?: Date | (
         const attempts = text.attempts + 1;
         try {
           if (optedOut.has(text.recipient)) {
-            await db.update(textOutbox).set({ status: 'canceled', lastError: 'The number answered STOP.' }).where(eq(textOutbox.id, text.id));
+            await db
+              .update(textOutbox)
+              .set({ status: 'canceled', lastError: 'The number answered STOP.', body: hideTextCodes(text.kind, text.body) })
+              .where(eq(textOutbox.id, text.id));
             run.canceled++;
             return;
           }
@@ -56,9 +60,15 @@ export async function sendDueTexts(db: Database, texter: Texter, time?: Date | (
             await handBack(db, textOutbox, [text.id], clock, SERVER_PAUSE_MS, providerDown);
           } else if (error instanceof NumberRefusedError) {
             if (error.optedOut) await db.insert(textOptOuts).values({ phone: text.recipient }).onConflictDoNothing();
-            await db.update(textOutbox).set({ status: 'failed', attempts, lastError: String(error).slice(0, 500) }).where(eq(textOutbox.id, text.id));
+            await db
+              .update(textOutbox)
+              .set({ status: 'failed', attempts, lastError: String(error).slice(0, 500), body: hideTextCodes(text.kind, text.body) })
+              .where(eq(textOutbox.id, text.id));
           } else {
-            await db.update(textOutbox).set(failedAttempt(attempts, error, clock)).where(eq(textOutbox.id, text.id));
+            const attempt = failedAttempt(attempts, error, clock);
+            // Given up: the text is final, so it keeps no code either.
+            const body = attempt.status === 'failed' ? hideTextCodes(text.kind, text.body) : text.body;
+            await db.update(textOutbox).set({ ...attempt, body }).where(eq(textOutbox.id, text.id));
           }
         } finally {
           claims.letGo(text.id);

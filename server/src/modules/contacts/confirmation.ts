@@ -1,13 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { backupContactConfirmationsPerHour, oneLine, paths } from '@petreg/contract';
-import { and, count, eq, gte, isNotNull, isNull } from 'drizzle-orm';
+import { and, count, eq, gte, isNull } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
 import { backupContacts, textOutbox, users } from '../../db/schema.js';
 import { queueTexts } from '../texts/outbox.js';
 
-/** How long the texted link works; a reply YES works as long as the contact is asked. */
+/** How long the texted link works, and a reply YES to it. */
 const LINK_LIFETIME_MS = 7 * 24 * 3600_000;
 const HOUR_MS = 3600_000;
+/** The most of the owner's first name a confirmation text carries. */
+const OWNER_NAME_MAX = 20;
 
 export interface ConfirmationDeps {
   publicUrl: string;
@@ -42,8 +44,9 @@ export async function askToConfirm(tx: Database | Transaction, deps: Confirmatio
   const [owner] = await tx.select({ firstName: users.firstName }).from(users).where(eq(users.id, contact.userId));
   await tx.update(backupContacts).set({ phoneConfirmedAt: null, confirmationSentAt: now }).where(eq(backupContacts.id, contact.id));
   const link = `${deps.publicUrl}${paths.backupContactConfirm}?token=${linkToken(deps, contact.id, now, contact.phoneNumber)}`;
-  // An account made by a transfer or an upload may have no first name yet.
-  const who = oneLine(owner?.firstName ?? '').trim() || 'A pet owner';
+  // The text goes to any number the owner types: only the first word of the first name, so an
+  // account's name carries no message of its own. An account made by a transfer or an upload may have none yet.
+  const who = oneLine(owner?.firstName ?? '').trim().split(/\s+/)[0]!.slice(0, OWNER_NAME_MAX) || 'A pet owner';
   await queueTexts(tx, [
     {
       to: contact.phoneNumber,
@@ -78,12 +81,20 @@ export async function confirmByLink(db: Database, deps: ConfirmationDeps, token:
   return confirmed.length > 0;
 }
 
-/** A reply YES from the number: every live contact with it that was asked to confirm is confirmed. */
+/** A reply YES from the number: every live contact with it that was asked to confirm in the last week (the link's lifetime) is confirmed. */
 export async function confirmByReply(db: Database, phone: string): Promise<number> {
+  const now = Date.now();
   const confirmed = await db
     .update(backupContacts)
-    .set({ phoneConfirmedAt: new Date() })
-    .where(and(eq(backupContacts.phoneNumber, phone), isNull(backupContacts.deletedAt), isNull(backupContacts.phoneConfirmedAt), isNotNull(backupContacts.confirmationSentAt)))
+    .set({ phoneConfirmedAt: new Date(now) })
+    .where(
+      and(
+        eq(backupContacts.phoneNumber, phone),
+        isNull(backupContacts.deletedAt),
+        isNull(backupContacts.phoneConfirmedAt),
+        gte(backupContacts.confirmationSentAt, new Date(now - LINK_LIFETIME_MS)),
+      ),
+    )
     .returning({ id: backupContacts.id });
   return confirmed.length;
 }

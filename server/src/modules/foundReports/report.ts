@@ -1,5 +1,6 @@
 import { messages, normalisePhone, paths, withId, type FoundReport, type FoundReportSent, type FoundReportTarget } from '@petreg/contract';
 import { and, count, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { discardImage, imageFolders, storeImage } from '../../adapters/storage/images.js';
 import type { FileStorage } from '../../adapters/storage/index.js';
@@ -27,7 +28,13 @@ const isUuid = (value: string) => z.uuid().safeParse(value).success;
 export type FoundReports = ReturnType<typeof createFoundReports>;
 
 /** The finder's side of "Reach the owner": what the form shows, and the report the owner is told of. */
-export function createFoundReports(deps: { db: Database; storage: FileStorage; publicUrl: string; publicPages: PublicService }) {
+export function createFoundReports(deps: {
+  db: Database;
+  storage: FileStorage;
+  publicUrl: string;
+  publicPages: PublicService;
+  log: Pick<FastifyBaseLogger, 'info'>;
+}) {
   const { db, storage } = deps;
 
   const petAndOwner = {
@@ -45,7 +52,8 @@ export function createFoundReports(deps: { db: Database; storage: FileStorage; p
   /**
    * The pet and its owner, found as the lookup or the profile finds it, so a finder learns no more
    * than those tell: a chip the lookup calls not registered (unknown, switched off, expired, its pet
-   * removed or inactive) is not registered here either; a public id is found while its profile shows.
+   * removed or inactive, its owner's account switched off) is not registered here either; a public id
+   * is found while its profile shows.
    */
   async function reachablePet(target: ReportTarget) {
     if (target.chipId !== undefined) {
@@ -56,7 +64,9 @@ export function createFoundReports(deps: { db: Database; storage: FileStorage; p
             .from(chips)
             .innerJoin(pets, eq(pets.id, chips.petId))
             .innerJoin(users, eq(users.id, pets.userId))
-            .where(and(eq(chips.chipId, target.chipId), isNull(chips.removedAt), eq(chips.isActive, true), isNull(pets.deletedAt)))
+            .where(
+              and(eq(chips.chipId, target.chipId), isNull(chips.removedAt), eq(chips.isActive, true), isNull(pets.deletedAt), eq(users.isActive, true)),
+            )
         : [];
       if (!pet) throw notFound(messages.lookupNotRegistered);
       return { ...pet, chipId: target.chipId };
@@ -98,7 +108,11 @@ export function createFoundReports(deps: { db: Database; storage: FileStorage; p
     async report(input: FoundReport): Promise<FoundReportSent> {
       const pet = await reachablePet(input);
       const sent = await sentSentence(pet.ownerId);
-      if (input.website) return sent;
+      if (input.leaveBlank) {
+        // Logged, so that real reports dropped this way would be seen.
+        deps.log.info({ petId: pet.id }, 'a found report was dropped: its hidden field was filled');
+        return sent;
+      }
       const photo = input.photo ? await storeImage(storage, imageFolders.foundReports, input.photo) : null;
       const finder = { name: input.name, phone: input.phone ? normalisePhone(input.phone) : null, email: input.email };
       const question = input.answer ? pet.question : null;

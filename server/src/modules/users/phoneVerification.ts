@@ -1,6 +1,6 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { messages, phoneCodeRules, type User } from '@petreg/contract';
-import { and, count, desc, eq, gte, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNull } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
 import { phoneCodes, users } from '../../db/schema.js';
 import { AppError, badRequest } from '../../errors.js';
@@ -67,43 +67,37 @@ export function createPhoneVerification(deps: PhoneCodeDeps & { db: Database }, 
     /**
      * POST Users/verify-phone: the newest code of the account, for the number the profile has now,
      * unused, unexpired and with fewer than 5 wrong tries, proves the number; a wrong one counts a try.
+     * The code is judged under a lock on it, so guesses sent at once are counted one after another
+     * and none past the fifth wrong one is judged.
      */
     async verifyPhone(session: Session, code: string): Promise<User> {
       const phone = await currentPhone(session.userId);
-      const [latest] = await db
-        .select()
-        .from(phoneCodes)
-        .where(and(eq(phoneCodes.userId, session.userId), eq(phoneCodes.phone, phone)))
-        .orderBy(desc(phoneCodes.createdAt), desc(phoneCodes.id))
-        .limit(1);
       const now = new Date();
-      if (!latest || latest.usedAt || latest.expiresAt <= now) throw badRequest(messages.phoneCodeExpired);
-      if (latest.wrongTries >= phoneCodeRules.maxWrongTries) throw badRequest(messages.phoneCodeTooManyTries);
-      if (!sameHash(latest.codeHash, hashOf(deps, code))) {
-        const [counted] = await db
-          .update(phoneCodes)
-          .set({ wrongTries: sql`${phoneCodes.wrongTries} + 1` })
-          .where(eq(phoneCodes.id, latest.id))
-          .returning({ wrongTries: phoneCodes.wrongTries });
-        throw badRequest(counted!.wrongTries >= phoneCodeRules.maxWrongTries ? messages.phoneCodeTooManyTries : messages.phoneCodeWrong);
-      }
-      const proven = await db.transaction(async (tx) => {
-        // Used once: of two requests with the right code, only one takes it.
-        const [taken] = await tx
-          .update(phoneCodes)
-          .set({ usedAt: now })
-          .where(and(eq(phoneCodes.id, latest.id), isNull(phoneCodes.usedAt), sql`${phoneCodes.wrongTries} < ${phoneCodeRules.maxWrongTries}`))
-          .returning({ id: phoneCodes.id });
-        if (!taken) return false;
+      const refusal = await db.transaction(async (tx) => {
+        const [latest] = await tx
+          .select()
+          .from(phoneCodes)
+          .where(and(eq(phoneCodes.userId, session.userId), eq(phoneCodes.phone, phone)))
+          .orderBy(desc(phoneCodes.createdAt), desc(phoneCodes.id))
+          .limit(1)
+          .for('update');
+        if (!latest || latest.usedAt || latest.expiresAt <= now) return messages.phoneCodeExpired;
+        if (latest.wrongTries >= phoneCodeRules.maxWrongTries) return messages.phoneCodeTooManyTries;
+        if (!sameHash(latest.codeHash, hashOf(deps, code))) {
+          const wrongTries = latest.wrongTries + 1;
+          await tx.update(phoneCodes).set({ wrongTries }).where(eq(phoneCodes.id, latest.id));
+          return wrongTries >= phoneCodeRules.maxWrongTries ? messages.phoneCodeTooManyTries : messages.phoneCodeWrong;
+        }
+        await tx.update(phoneCodes).set({ usedAt: now }).where(eq(phoneCodes.id, latest.id));
         // Only while the profile still has the number the code went to.
         const [user] = await tx
           .update(users)
           .set({ phoneVerifiedAt: now })
           .where(and(eq(users.id, session.userId), eq(users.phoneNumber, phone)))
           .returning({ id: users.id });
-        return Boolean(user);
+        return user ? null : messages.phoneCodeExpired;
       });
-      if (!proven) throw badRequest(messages.phoneCodeExpired);
+      if (refusal) throw badRequest(refusal);
       accounts.forget(session.userId);
       return accounts.loadUser(session.userId);
     },

@@ -80,7 +80,7 @@ function FinderForm({ opening, target }: { opening: FinderOpening; target: Found
       where: '',
       photo: null,
       answer: '',
-      website: '',
+      leaveBlank: '',
     },
   });
   const message = useWatch({ control, name: 'message' }) ?? '';
@@ -145,7 +145,7 @@ function FinderForm({ opening, target }: { opening: FinderOpening; target: Found
         <Box sx={offScreen} aria-hidden>
           <label>
             Leave this empty
-            <input type="text" tabIndex={-1} autoComplete="off" {...register('website')} />
+            <input type="text" tabIndex={-1} autoComplete="off" {...register('leaveBlank')} />
           </label>
         </Box>
         <Button type="submit" variant="contained" size="large" startIcon={<Send />} disabled={busy} sx={{ alignSelf: { xs: 'stretch', sm: 'flex-start' } }}>

@@ -15,7 +15,8 @@ export function SharePhoneDialog({ report, onClose }: { report: FoundReportDetai
   const share = useSharePhone(report.id);
   const { control, handleSubmit } = useForm({ resolver: zodResolver(sharePhoneSchema), defaultValues: { note: '' } });
   const note = useWatch({ control, name: 'note' });
-  const phone = user?.data.phoneNumber;
+  // Only a number its owner proved with a texted code is sent to a finder.
+  const phone = user?.data.phoneVerified ? user.data.phoneNumber : null;
   const by = report.finderPhone ? 'a text' : 'an e-mail';
 
   const submit = handleSubmit((input) =>
@@ -49,7 +50,7 @@ export function SharePhoneDialog({ report, onClose }: { report: FoundReportDetai
               <Alert severity="warning">
                 {messages.phoneNeededToShare}{' '}
                 <Link component={RouterLink} to={paths.clientProfile}>
-                  Edit your profile
+                  Go to your profile
                 </Link>
               </Alert>
             )}
