@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -69,7 +70,7 @@ import { utilityRoutes } from './modules/utilities/routes.js';
 import { createUtilityService } from './modules/utilities/service.js';
 import { createTextReplies } from './modules/texts/replies.js';
 import { smsWebhookRoutes } from './modules/texts/webhookRoutes.js';
-import { builtIndexPage, everyAnswerBrotli } from './indexPage.js';
+import { builtIndexPage } from './indexPage.js';
 import { builtFinderPageRenderer, finderPageRoutes } from './modules/public/finderPages.js';
 import { webDistFolder, webServerEntryOf } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -171,7 +172,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(compress, {
     threshold: 1024,
     encodings: ['br', 'gzip'],
-    brotliOptions: everyAnswerBrotli,
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
   });
   await app.register(rateLimit, {
     global: false,
