@@ -27,6 +27,8 @@ import { AppError, loggable } from './errors.js';
 import { jsonBodyLimit, withImageBodyLimit } from './http.js';
 import { adminRecordRoutes } from './modules/admin/recordRoutes.js';
 import { createAdminRecords } from './modules/admin/records.js';
+import { createProtectedRecords } from './modules/admin/protectedRecord.js';
+import { protectedRecordRoutes } from './modules/admin/protectedRecordRoutes.js';
 import { createPetRemoval } from './modules/admin/removal.js';
 import { createPetTransfer } from './modules/admin/transfer.js';
 import { createPetSupportView } from './modules/admin/petSupport.js';
@@ -277,12 +279,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         directory: createSiteDirectory({ db: database.db }),
         siteImport: createSiteImport({ db: database.db }),
       });
+      const records = createAdminRecords({ db: database.db, petService: pets, accounts: users, sessions: app.sessions });
       await api.register(adminRecordRoutes, {
-        records: createAdminRecords({ db: database.db, petService: pets, accounts: users, sessions: app.sessions }),
+        records,
         support: createPetSupportView({ db: database.db }),
         transfers: createPetTransfer({ db: database.db, accounts: users, payments, publicUrl: config.publicUrl }),
         removals: createPetRemoval({ db: database.db, accounts: users, payments }),
       });
+      await api.register(protectedRecordRoutes, { protectedRecords: createProtectedRecords({ db: database.db, accounts: users, records }) });
       await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl, log: app.log }), db: database.db });
       await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config) }) });
       await api.register(adminSearchRoutes, { search: createAdminSearch({ db: database.db }) });

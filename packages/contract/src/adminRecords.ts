@@ -11,6 +11,7 @@ import { messages } from './messages.js';
 import type { AlertStatus } from './alert.js';
 import type { MailKind, MailStatus } from './mailLog.js';
 import { chipNumberProblem, petFields, type BackupContact, type Pet } from './pet.js';
+import type { RecordProtection } from './protectedRecord.js';
 import type { User } from './user.js';
 
 /** `admin/pet-user/{userId}`, `admin/update-user/{userId}`. */
@@ -80,6 +81,8 @@ export interface AdminUser extends User {
     /** The card payment provider's customer id, when the owner ever paid. */
     paymentCustomerId: string | null;
     imageUrl: string | null;
+    /** The protected-record flag: who set it, when and why; null when the record is not protected. */
+    protection: RecordProtection | null;
   };
 }
 

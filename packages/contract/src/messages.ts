@@ -263,5 +263,12 @@ export const messages = {
   backupContactConfirmed: 'Thank you: your number is confirmed as a backup contact.',
   backupContactLinkInvalid: 'This confirmation link is invalid, was already used or has expired.',
   smsSignatureInvalid: 'Invalid Twilio signature',
+  // The protected-record flag (issue 20; no spec text).
+  protectionReasonRequired: 'Say why, in at least 5 characters.',
+  protectionReasonTooLong: "The reason can't be more than 500 characters long",
+  recordAlreadyProtected: 'This record is already protected.',
+  recordNotProtected: 'This record is not protected.',
+  recordProtected: "The record is protected: finders and professionals no longer see the owner's name or contact.",
+  recordProtectionCleared: 'The record is no longer protected.',
 } as const;
 

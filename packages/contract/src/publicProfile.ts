@@ -34,9 +34,11 @@ export interface PublicPetProfile {
   foundSince: string | null;
   /** Status of the pet's open lost-pet alert; null when there is none. */
   alertStatus: string | null;
+  /** The owner's choice; false while the owner's record is protected (nothing of the owner is shared then). */
   shareContactInfo: boolean;
-  firstName: string;
-  lastName: string;
+  /** Null, with the owner's place, photo and contacts, while an administrator protects the owner's record. */
+  firstName: string | null;
+  lastName: string | null;
   state: { abbreviation: string } | null;
   country: string | null;
   userPhoto: string | null;

@@ -37,6 +37,11 @@ export interface User {
     /** Found reports are texted to the verified mobile (on unless the owner turned it off). */
     textFoundReports: boolean;
     isActive: boolean;
+    /**
+     * An administrator protected the record (a dispute, a domestic-abuse case): finders and
+     * professionals see nothing of the owner, and reach them only through the found-report relay.
+     */
+    recordProtected: boolean;
     createDate: string;
     settings: { loginRedirectUrl?: string } & Record<string, unknown>;
   };

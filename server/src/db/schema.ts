@@ -97,6 +97,13 @@ export const users = pgTable(
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
     /** When a contact detail (name, e-mail, phone, address) last changed; set by a trigger (migration 0017). */
     contactUpdatedAt: timestamptz('contact_updated_at').notNull().defaultNow(),
+    /**
+     * The protected-record flag (migration 0026): set by an administrator, the owner is shown to nobody
+     * who finds or looks up the account's pets; finders reach them only through the found-report relay.
+     */
+    recordProtectedAt: timestamptz('record_protected_at'),
+    recordProtectedBy: integer('record_protected_by').references((): AnyPgColumn => users.id),
+    recordProtectedReason: text('record_protected_reason'),
   },
   (t) => [
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),

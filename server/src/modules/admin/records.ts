@@ -17,6 +17,7 @@ import { chips, mailOutbox, pets, plans, users } from '../../db/schema.js';
 import { conflict, notFound } from '../../errors.js';
 import type { Session, SessionService } from '../../plugins/auth.js';
 import { currentChip } from '../payments/shared.js';
+import { recordProtectionOf } from './protectedRecord.js';
 import type { PetService } from '../pets/service.js';
 import { byEmail } from '../users/accounts.js';
 import { emailChangedNotice } from '../users/emails.js';
@@ -64,7 +65,8 @@ export function createAdminRecords(deps: AdminRecordDeps) {
     async getUser(userId: number): Promise<AdminUser> {
       const row = await userRow(userId);
       const user = await accounts.loadUser(userId);
-      return { ...user, data: { ...user.data, paymentCustomerId: row.paymentCustomerId, imageUrl: imageUrl('users', row.photo) } };
+      const protection = await recordProtectionOf(db, userId);
+      return { ...user, data: { ...user.data, paymentCustomerId: row.paymentCustomerId, imageUrl: imageUrl('users', row.photo), protection } };
     },
 
     /**

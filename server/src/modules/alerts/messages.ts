@@ -62,7 +62,7 @@ export async function readAlerts(db: Database, alertIds: number[], publicUrl: st
     .select({
       alert: petAlerts,
       pet: pets,
-      owner: { email: users.email, phone: users.phoneNumber },
+      owner: { email: users.email, phone: users.phoneNumber, protectedAt: users.recordProtectedAt },
       species: species.name,
       zip: zipCodes,
       shortCode: shortLinks.code,
@@ -105,8 +105,9 @@ export async function readAlerts(db: Database, alertIds: number[], publicUrl: st
           missingSince: formatLocalTime(alert.missingDate, zip?.state ?? null),
           place: zip ? formatPlace(zip) : alert.zipCode,
           incidentDescription: alert.incidentDescription,
-          // The setting the public profile honours: without it, nothing of the owner goes to strangers.
-          sharedContact: pet.shareContactInfo ? owner : null,
+          // The setting the public profile honours: without it, or while an administrator protects the
+          // owner's record, nothing of the owner goes to strangers (only the relay form reaches them).
+          sharedContact: pet.shareContactInfo && !owner.protectedAt ? { email: owner.email, phone: owner.phone } : null,
           photoUrl: photo && `${publicUrl}${photo}`,
           profileUrl: `${publicUrl}${profile}`,
           reachOwnerUrl: `${publicUrl}${reachOwnerPath({ pet: pet.publicId })}`,

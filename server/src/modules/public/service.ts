@@ -143,6 +143,7 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
             email: users.email,
             phone: users.phoneNumber,
             photo: users.photo,
+            protectedAt: users.recordProtectedAt,
           },
           state: { abbreviation: states.abbreviation, country: states.countryAbbreviation },
         })
@@ -172,7 +173,11 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
 
       const missingDate = timestamp(pet.missingDate);
       const foundDate = timestamp(pet.foundDate);
-      const shared = sharesContact({ missingDate, foundDate, shareContactInfo: pet.shareContactInfo });
+      // A protected record (an administrator's flag) shows nothing of the owner, whatever the owner chose:
+      // finders reach them through the found-report relay only.
+      const hidden = owner.protectedAt !== null;
+      const shareContactInfo = pet.shareContactInfo && !hidden;
+      const shared = sharesContact({ missingDate, foundDate, shareContactInfo });
       // The last-seen ZIP says where the pet went missing; it stays private otherwise.
       const zipcode = missingDate ? pet.zipCode : null;
       const [reachable, lastSeen] = await Promise.all([
@@ -194,12 +199,12 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
         foundDate,
         foundSince: pet.foundDate ? formatFoundSince(pet.foundDate, now) : null,
         alertStatus: openAlert?.status ?? null,
-        shareContactInfo: pet.shareContactInfo,
-        firstName: owner.firstName,
-        lastName: owner.lastName,
-        state: state ? { abbreviation: state.abbreviation } : null,
-        country: state?.country ?? null,
-        userPhoto: imageUrl('users', owner.photo),
+        shareContactInfo,
+        firstName: hidden ? null : owner.firstName,
+        lastName: hidden ? null : owner.lastName,
+        state: state && !hidden ? { abbreviation: state.abbreviation } : null,
+        country: hidden ? null : (state?.country ?? null),
+        userPhoto: hidden ? null : imageUrl('users', owner.photo),
         email: shared ? owner.email : null,
         phone: shared ? owner.phone : null,
         backupContacts: reachable.backupContacts,

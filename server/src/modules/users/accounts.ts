@@ -83,6 +83,7 @@ export function createAccounts(deps: { db: Database; sessions: SessionService })
         notifyBySms: u.notifyBySms,
         textFoundReports: u.textFoundReports,
         isActive: u.isActive,
+        recordProtected: u.recordProtectedAt !== null,
         createDate: u.createdAt.toISOString(),
         settings: u.settings,
       },

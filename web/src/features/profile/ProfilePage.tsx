@@ -1,5 +1,6 @@
 import { messages } from '@petreg/contract';
-import { Alert, Grid } from '@mui/material';
+import { GppGood } from '@mui/icons-material';
+import { Alert, AlertTitle, Grid } from '@mui/material';
 import { firstError } from '../../app/api';
 import { CenteredSpinner } from '../../components/CenteredSpinner';
 import { useCurrentUser } from './api';
@@ -12,6 +13,16 @@ export function ProfilePage() {
   // The two cards carry the page's headings (spec 2.1), so there is no page title above them.
   return (
     <Grid container spacing={3} sx={{ alignItems: 'flex-start' }}>
+      {currentUser.data?.data.recordProtected && (
+        <Grid size={12}>
+          <Alert severity="info" icon={<GppGood />}>
+            <AlertTitle>Your record is protected</AlertTitle>
+            Our support team hides your name, place, photo and contact details from everyone who finds or looks up your pets,
+            whatever you choose to share. Finders reach you through our message form, and we pass their messages on to you. To
+            change this, call our support line.
+          </Alert>
+        </Grid>
+      )}
       <Grid size={{ xs: 12, xl: 7 }}>
         {currentUser.data ? (
           <ProfileCard key={currentUser.data.id} user={currentUser.data} />

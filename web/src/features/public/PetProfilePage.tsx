@@ -152,19 +152,26 @@ function PetCard({ profile, publicId }: { profile: PublicProfile; publicId: stri
             </Section>
           )}
           <Section title="Owners details">
-            <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-              <Avatar src={pet.userPhoto ?? undefined} alt="">
-                {pet.firstName.charAt(0)}
-              </Avatar>
-              <Box>
-                <Typography sx={{ fontWeight: 600 }}>{`${pet.firstName} ${pet.lastName}`}</Typography>
-                {(pet.state || pet.country) && (
-                  <Typography variant="body2" color="text.secondary">
-                    {[pet.state?.abbreviation, pet.country].filter(Boolean).join(', ')}
-                  </Typography>
-                )}
-              </Box>
-            </Stack>
+            {pet.firstName === null ? (
+              // A protected record: the owner is reached through the registry only.
+              <Typography color="text.secondary">
+                The owner's details are private. Use Reach the owner: we pass your message on at once.
+              </Typography>
+            ) : (
+              <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+                <Avatar src={pet.userPhoto ?? undefined} alt="">
+                  {pet.firstName.charAt(0)}
+                </Avatar>
+                <Box>
+                  <Typography sx={{ fontWeight: 600 }}>{`${pet.firstName} ${pet.lastName ?? ''}`}</Typography>
+                  {(pet.state || pet.country) && (
+                    <Typography variant="body2" color="text.secondary">
+                      {[pet.state?.abbreviation, pet.country].filter(Boolean).join(', ')}
+                    </Typography>
+                  )}
+                </Box>
+              </Stack>
+            )}
           </Section>
           {sharesContact(pet) && <ContactSection profile={profile} />}
         </Stack>

@@ -14,6 +14,7 @@ import { AdminPetCard } from './AdminPetCard';
 import { AdminUserCard } from './AdminUserCard';
 import { useAdminPet, useAdminPetSupport, useAdminUser, useRemovePet } from './api';
 import { LostStatus, PetSupportCards } from './PetSupportCards';
+import { ProtectedRecordPanel } from './ProtectedRecordPanel';
 import { TransferPetDialog } from './TransferPetDialog';
 
 /** admin/pet/:id: the owner's and the pet's records, with transfer and removal (spec 2.7). */
@@ -89,6 +90,7 @@ function AdminPetRecord({ petId }: { petId: number }) {
       ) : (
         support.data && <LostStatus lost={support.data.lost} petName={pet.data.name} />
       )}
+      <ProtectedRecordPanel user={user.data} />
       {/* Side by side only on wide screens: beside the two navigation panels each card would be cramped. */}
       <Grid container spacing={3} sx={{ alignItems: 'flex-start' }}>
         <Grid size={{ xs: 12, xl: 5 }}>

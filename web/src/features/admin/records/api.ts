@@ -1,4 +1,13 @@
-import type { AdminPet, AdminPetSupport, AdminPetUpdate, AdminUser, AdminUserUpdate, PetTransfer, TransferPetInput } from '@petreg/contract';
+import type {
+  AdminPet,
+  AdminPetSupport,
+  AdminPetUpdate,
+  AdminUser,
+  AdminUserUpdate,
+  PetTransfer,
+  ProtectedRecordUpdate,
+  TransferPetInput,
+} from '@petreg/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../app/api';
 
@@ -28,6 +37,15 @@ export function useUpdateAdminUser(userId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (user: AdminUserUpdate) => api.put<AdminUser>(`admin/update-user/${userId}`, user),
+    onSuccess: (saved) => queryClient.setQueryData(userRecordKey(userId), saved),
+  });
+}
+
+/** PUT admin/protected-record/{userId}: sets or clears the owner's protected-record flag, with the reason. */
+export function useSetRecordProtection(userId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: ProtectedRecordUpdate) => api.put<AdminUser>(`admin/protected-record/${userId}`, change),
     onSuccess: (saved) => queryClient.setQueryData(userRecordKey(userId), saved),
   });
 }
