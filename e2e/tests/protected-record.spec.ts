@@ -64,6 +64,7 @@ test.describe('[ADMIN][PROTECTED RECORD]', () => {
     await adminPage.goto(`/admin/pet/${petId}`);
     const panel = adminPage.getByLabel('Protected record');
     await expect(panel).toContainText('Not a protected record');
+    await shot(adminPage, 'admin-record-unprotected-1366');
     await panel.getByRole('button', { name: 'Protect record' }).click();
     const dialog = adminPage.getByRole('dialog', { name: 'Protect this record' });
     // A reason is required.
@@ -78,8 +79,10 @@ test.describe('[ADMIN][PROTECTED RECORD]', () => {
     await expect(panel).toContainText('Domestic-abuse case: the owner asked on the phone, ticket 4411.');
     await expect(panel.getByRole('button', { name: 'Remove protection' })).toBeVisible();
     await shot(adminPage, 'admin-record-protected-1366');
+    expect(await adminPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
     await adminPage.setViewportSize({ width: 390, height: 844 });
     await expect(panel).toBeVisible();
+    expect(await adminPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await shot(adminPage, 'admin-record-protected-390');
 
     // After: the same profile, on a wide screen and a phone, names and reaches nobody.

@@ -209,6 +209,12 @@ describe('while a record is protected', () => {
     await protect(owner.user.id, { protect: false, reason: 'Case closed' });
     expect((await profile(publicId)).body.result!.pet).toMatchObject({ lastName: person.lastName, phone: '+14155557731', shareContactInfo: true });
     expect(await page(`/short/${code}`)).toContain(person.lastName);
+
+    // Another instance's write (here, SQL outside this app's service) drops the pages too: the
+    // database announces the change at commit to every instance listening.
+    await db().update(users).set({ recordProtectedAt: new Date(), recordProtectedReason: 'Set on another instance' }).where(eq(users.id, owner.user.id));
+    expect((await profile(publicId)).body.result!.pet).toMatchObject({ firstName: null, phone: null });
+    expectNothingOf(owned, await page(`/short/${code}`));
   });
 
   it('the microchip lookups, public and open (with or without a key), name nobody', async () => {

@@ -33,7 +33,8 @@ export function ProtectedRecordPanel({ user }: { user: AdminUser }) {
   return (
     <>
       {protection ? (
-        <Alert severity="warning" icon={<GppGood />} sx={{ mb: 3 }} action={action} aria-label="Protected record">
+        // The button below the words, not as the alert's action: beside them it would push past a narrow screen.
+        <Alert severity="warning" icon={<GppGood />} sx={{ mb: 3 }} aria-label="Protected record">
           <AlertTitle>Protected record</AlertTitle>
           <Typography variant="body2">{hides}</Typography>
           <Typography variant="body2" sx={{ mt: 1 }}>
@@ -42,6 +43,7 @@ export function ProtectedRecordPanel({ user }: { user: AdminUser }) {
           <Typography variant="body2" sx={{ whiteSpace: 'pre-line', fontStyle: 'italic', overflowWrap: 'anywhere' }}>
             {protection.reason}
           </Typography>
+          <Box sx={{ mt: 1.5 }}>{action}</Box>
         </Alert>
       ) : (
         <Paper variant="outlined" sx={{ p: 2, mb: 3 }} aria-label="Protected record">
