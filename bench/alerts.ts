@@ -23,7 +23,7 @@ const TARGET_MS = 300;
 const ORIGINS = ['10001', '60601', '90012'];
 const RUNS_PER_ORIGIN = 3;
 const SEND = Number(process.env.BENCH_SEND ?? 3000);
-const settings = { publicUrl: 'https://registry.example', supportPhone: '(800) 555-0142', mailFrom: 'Pet Registry <alerts@registry.example>' };
+const settings = { publicUrl: 'https://registry.example', supportPhone: '(800) 555-0142', mailFrom: 'Pet Registry <alerts@registry.example>', inboundMailDomain: null };
 
 /** A lost pet with a NEW alert waiting for payment, last seen in the ZIP. */
 async function newAlert(database: DatabaseHandle, zipCode: string, n: number): Promise<{ id: number; petId: number }> {

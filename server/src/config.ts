@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { API_BASE, normalisePhone, support } from '@petreg/contract';
 import { z } from 'zod';
+import { inboundMailEnv, inboundMailOf, type InboundMailSettings } from './modules/relay/settings.js';
 
 const optionalString = z
   .string()
@@ -137,6 +138,7 @@ const envSchema = z.object({
   // A found report nobody opened: minutes until the backup contacts are texted, and until the pet's vets are e-mailed.
   FOUND_REPORT_BACKUP_AFTER_MINUTES: escalationMinutes.default(15),
   FOUND_REPORT_VETS_AFTER_MINUTES: escalationMinutes.default(120),
+  ...inboundMailEnv,
 });
 
 /** The variables by name, as strings, the way the process environment gives them. */
@@ -193,6 +195,8 @@ export interface Config {
   rateLimitAllowList: string[];
   /** How long a found report may stay unopened before the backup contacts, then the pet's vets, are told. */
   foundReportEscalation: { backupAfterMinutes: number; vetsAfterMinutes: number };
+  /** Replies to lost pet alert e-mails relayed to the owner by the inbound mail listener; null: no relay. */
+  inboundMail: InboundMailSettings | null;
 }
 
 export class ConfigError extends Error {}
@@ -285,6 +289,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     rateLimitAllowList: e.RATE_LIMIT_ALLOWLIST,
     foundReportEscalation: { backupAfterMinutes: e.FOUND_REPORT_BACKUP_AFTER_MINUTES, vetsAfterMinutes: e.FOUND_REPORT_VETS_AFTER_MINUTES },
+    inboundMail: inboundMailOf(e),
   };
 }
 

@@ -9,6 +9,8 @@ import { DatabaseInUseError, openDatabase } from './db/client.js';
 import { seedSampleSites, seedStaticData } from './db/seed.js';
 import { ensureAdministrator } from './modules/users/bootstrap.js';
 import { alertMailSettingsOf } from './modules/alerts/messages.js';
+import { createInboundMailListener } from './modules/relay/listener.js';
+import { createAlertReplies } from './modules/relay/replies.js';
 import { startWorker } from './worker/index.js';
 
 /**
@@ -32,6 +34,10 @@ async function main() {
     : createFileTexter(join(config.dataDir, 'sms'));
   const app = await buildApp({ config, database, mailer, jwtSecret });
   const stopWorker = startWorker(app, database.db, mailer, texter, alertMailSettingsOf(config), config.foundReportEscalation);
+  // Replies to lost pet alert e-mails, relayed to the owner, when an inbound mail domain is set.
+  const inbound = config.inboundMail
+    ? createInboundMailListener({ settings: config.inboundMail, replies: createAlertReplies({ db: database.db, publicUrl: config.publicUrl }), log: app.log })
+    : null;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -42,7 +48,7 @@ async function main() {
       app.log.warn(`still busy ${STOP_WITHIN_MS} ms after ${signal}: exiting`);
       process.exit(0);
     }, STOP_WITHIN_MS).unref();
-    await Promise.all([app.close(), stopWorker()]);
+    await Promise.all([app.close(), stopWorker(), inbound?.close()]);
     mailer.close?.();
     await database.close();
     process.exit(0);
@@ -51,6 +57,7 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  await inbound?.listen();
   const simulated = testPaymentsWarning(config);
   if (simulated) app.log.warn(simulated);
   if (admin?.generatedPassword) {

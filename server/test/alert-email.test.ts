@@ -93,7 +93,9 @@ describe('the alert e-mail to professionals', () => {
       expect(part).not.toContain("Owner's phone");
       expect(part).not.toContain('reply to this e-mail');
     }
-    expect(withoutContact.text).toContain(`Reach the owner: http://localhost:3000/found?pet=${kept.publicId}`);
+    expect(withoutContact.text).toContain(`Reach the owner: http://localhost:3000/found?pet=${kept.publicId}\n`);
+    // With no relay and nothing shared a reply would reach nobody: the e-mail says so and points to the form.
+    expect(withoutContact.text).toContain('\nReplies to this e-mail are not read: use Reach the owner above.\n');
     // No colour recorded: no Colour row, in either part.
     expect(withoutContact.text.split('\n').filter((line) => line.startsWith('Colour'))).toEqual([]);
     expect(withoutContact.html).not.toContain('>Colour</th>');

@@ -11,6 +11,7 @@ export const alertMailSettings = {
   publicUrl: 'http://localhost:3000',
   supportPhone: '(800) 555-0142',
   mailFrom: 'Pet Registry <alerts@registry.example>',
+  inboundMailDomain: null,
 };
 
 let siteCounter = 0;

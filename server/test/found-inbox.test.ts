@@ -22,13 +22,15 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 let finderCounter = 0;
-/** A finder's report as `POST public/found-report` stores it, written straight to the table. */
+/** A finder's report as `POST public/found-report` stores it (made to the pet's owner), written straight to the table. */
 async function insertReport(petId: number, values: Partial<typeof foundReports.$inferInsert> = {}) {
   const n = ++finderCounter;
+  const [owner] = await db().select({ id: pets.userId }).from(pets).where(eq(pets.id, petId));
   const [report] = await db()
     .insert(foundReports)
     .values({
       petId,
+      ownerId: owner!.id,
       finderName: 'Sam Finder',
       finderPhone: `+1314555${String(1000 + n).slice(-4)}`,
       finderEmail: `finder${n}@example.net`,
@@ -116,6 +118,7 @@ describe('the inbox', () => {
         createdAt: newer.createdAt.toISOString(),
         opened: false,
         reunited: false,
+        petTransferred: false,
       },
       expect.objectContaining({ id: older.id, petImageUrl: `/api/v2/pet/pet-images/${'a'.repeat(32)}.jpg`, opened: false }),
     ]);
@@ -437,5 +440,97 @@ describe('escalation of a report nobody opened', () => {
     await open(report.id, owner.token);
     await escalateFoundReports(db(), settings, new Date(T + minutes(121)));
     expect(await mailsTo(owner.vets.active!)).toEqual([]);
+  });
+});
+
+describe('found reports after the pet moves to another owner', () => {
+  const settings = { backupAfterMinutes: 15, vetsAfterMinutes: 120 };
+  const minutes = (n: number) => n * 60_000;
+  const transfer = (petId: number, email: string) => call(ctx.app, 'POST', `admin/transfer-pet/${petId}`, { token: admin.token, body: { Email: email } });
+
+  /** An owner whose backup contact's number is confirmed, with a verified mobile and a vet linked to the pet. */
+  async function ownerWithBackup() {
+    const owner = await ownerWithVerifiedPhone();
+    const phone = `+1417555${String(finderCounter++).padStart(4, '0').slice(-4)}`;
+    await db().insert(backupContacts).values({ userId: owner.user.id, name: 'Pat', phoneNumber: phone, phoneConfirmedAt: new Date() });
+    return { ...owner, backupPhone: phone };
+  }
+
+  it("keeps each report with the owner it was made to: the previous owner reads it, cannot act on it, and the new owner never sees it", async () => {
+    const previous = await ownerWithBackup();
+    const next = await ownerWithBackup();
+    const T = Date.now();
+    const read = await insertReport(previous.pet.id, { createdAt: new Date(T) });
+    const unread = await insertReport(previous.pet.id, { createdAt: new Date(T) });
+    expect((await open(read.id, previous.token)).status).toBe(200);
+    expect((await transfer(previous.pet.id, next.input.email)).status).toBe(200);
+
+    // The previous owner still reads the reports made to them, marked transferred.
+    const theirs = (await list(previous.token)).body.result!;
+    expect(theirs.items.filter((r) => r.petId === previous.pet.id).map((r) => [r.id, r.petTransferred])).toEqual([
+      [unread.id, true],
+      [read.id, true],
+    ]);
+    expect((await open(read.id, previous.token)).body.result).toMatchObject({ id: read.id, petTransferred: true, finderEmail: read.finderEmail });
+    // But shares no phone and marks nothing reunited on the new owner's pet.
+    for (const answer of [await share(read.id, previous.token), await reunited(read.id, previous.token)]) {
+      expect([answer.status, answer.body]).toEqual([403, { succeeded: false, result: null, errors: [messages.foundReportPetTransferred] }]);
+    }
+    expect(await textsTo(read.finderPhone!)).toEqual([]);
+    expect((await db().select().from(foundReports).where(eq(foundReports.id, read.id)))[0]).toMatchObject({ phoneSharedAt: null, reunitedAt: null });
+
+    // The new owner: none of the finder's contact given to the previous owner.
+    const newOwners = (await list(next.token)).body.result!;
+    expect(newOwners.items.map((r) => r.id)).not.toContain(read.id);
+    expect(newOwners.items.map((r) => r.id)).not.toContain(unread.id);
+    for (const id of [read.id, unread.id]) {
+      expect((await open(id, next.token)).status).toBe(404);
+      expect((await share(id, next.token)).status).toBe(404);
+      expect((await reunited(id, next.token)).status).toBe(404);
+      expect((await call(ctx.app, 'GET', `found-reports/${id}/photo`, { token: next.token })).status).toBe(404);
+    }
+
+    // A finder who reports the pet now writes to the new owner, who may act on it.
+    const sent = await call(ctx.app, 'POST', 'public/found-report', {
+      ip: '10.77.0.1',
+      body: { publicId: previous.pet.publicId, name: 'Robin Finder', phone: '(314) 555-0177', message: 'Found her by the river.', where: '63110' },
+    });
+    expect(sent.status).toBe(200);
+    const [made] = await db().select().from(foundReports).where(and(eq(foundReports.petId, previous.pet.id), eq(foundReports.finderName, 'Robin Finder')));
+    expect(made!.ownerId).toBe(next.user.id);
+    expect((await list(next.token)).body.result!.items.map((r) => [r.id, r.petTransferred])).toEqual([[made!.id, false]]);
+    expect((await open(made!.id, previous.token)).status).toBe(404);
+    expect((await share(made!.id, next.token)).status).toBe(200);
+    expect((await reunited(made!.id, next.token)).body.result).toMatchObject({ reunited: true });
+    // Reunited settles the new owner's reports only.
+    expect((await db().select().from(foundReports).where(eq(foundReports.id, unread.id)))[0]!.reunitedAt).toBeNull();
+  });
+
+  it("escalates a report to the backup contacts of the owner it was made to only while that owner holds the pet", async () => {
+    const previous = await ownerWithBackup();
+    const next = await ownerWithBackup();
+    const T = Date.now();
+    const before = await insertReport(previous.pet.id, { createdAt: new Date(T) });
+    expect((await transfer(previous.pet.id, next.input.email)).status).toBe(200);
+    const after = await insertReport(previous.pet.id, { createdAt: new Date(T) });
+    expect(after.ownerId).toBe(next.user.id);
+
+    await escalateFoundReports(db(), settings, new Date(T + minutes(16)));
+    await escalateFoundReports(db(), settings, new Date(T + minutes(121)));
+    // The previous owner's contacts are not told of the pet they no longer hold, nor the new owner's of a report not made to them.
+    expect(await textsTo(previous.backupPhone)).toEqual([]);
+    const told = await textsTo(next.backupPhone);
+    expect(told).toHaveLength(1);
+    expect(told[0]!.body).toContain(after.finderEmail!);
+    expect(told[0]!.body).not.toContain(before.finderEmail!);
+    const rows = await db().select().from(foundReports).where(inArray(foundReports.id, [before.id, after.id])).orderBy(foundReports.id);
+    expect(rows.map((r) => r.backupContactsToldAt === null)).toEqual([true, false]);
+    expect(rows.map((r) => r.vetsToldAt === null)).toEqual([true, false]);
+
+    // Back with the owner it was made to, the report goes on as any other.
+    expect((await transfer(previous.pet.id, previous.input.email)).status).toBe(200);
+    await escalateFoundReports(db(), settings, new Date(T + minutes(122)));
+    expect(await textsTo(previous.backupPhone)).toHaveLength(1);
+    expect((await open(before.id, previous.token)).body.result).toMatchObject({ petTransferred: false });
   });
 });

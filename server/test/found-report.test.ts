@@ -248,7 +248,7 @@ describe('what a report refuses', () => {
 
   it(`takes ${reportsPerPetPerDay} reports a day about one pet`, async () => {
     const { owner, pet } = await ownerWithPet();
-    const row = { petId: pet.id, finderName: 'Someone', message: 'Seen', location: 'Here' };
+    const row = { petId: pet.id, ownerId: owner.user.id, finderName: 'Someone', message: 'Seen', location: 'Here' };
     await db().insert(foundReports).values({ ...row, createdAt: new Date(Date.now() - 25 * 3_600_000) });
     await db().insert(foundReports).values(Array.from({ length: reportsPerPetPerDay }, () => row));
     const limited = await report({ publicId: pet.publicId, ...finder });

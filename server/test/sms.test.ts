@@ -39,7 +39,10 @@ beforeEach(async () => {
   await db().delete(textOutbox);
   await db().delete(textOptOuts);
   peer.received.length = 0;
+  peer.taken.length = 0;
+  peer.listed.length = 0;
   peer.answer(() => ({ status: 201, json: {} }));
+  peer.lookups(() => 'list');
 });
 
 const queueOne = (to = '+13145550101', kind: 'found-report' | 'phone-code' = 'found-report') => queueTexts(db(), [{ to, kind, body: 'Someone found Biscuit.' }]);
@@ -129,6 +132,56 @@ describe('texts through Twilio', () => {
     const [text] = await rows();
     expect(text).toMatchObject({ status: 'pending', attempts: 0 });
     expect(text!.lastError).toMatch(/timeout/i);
+  });
+
+  it('texts once when Twilio took the text but its answer never came: the retry finds it at Twilio and sends nothing', async () => {
+    await queueOne();
+    peer.answer(() => 'accept-then-hang');
+    await sendDueTexts(db(), texter(300));
+    const [waiting] = await rows();
+    expect(waiting).toMatchObject({ status: 'pending', attempts: 0, providerId: null });
+    expect(waiting!.outcomeUnknownSince).not.toBeNull();
+    expect(peer.taken).toHaveLength(1);
+
+    peer.answer(() => ({ status: 201, json: {} }));
+    expect(await sendDueTexts(db(), texter(), new Date(Date.now() + 61_000))).toEqual({ sent: 1, canceled: 0 });
+    // One text reached the provider, and the outbox holds its SID.
+    expect(peer.received).toHaveLength(1);
+    expect(peer.taken).toHaveLength(1);
+    expect((await rows())[0]).toMatchObject({ status: 'sent', attempts: 1, providerId: peer.taken[0]!.sid });
+    // Asked by number, from the portal's number.
+    expect(Object.fromEntries(peer.listed[0]!.form)).toMatchObject({ To: '+13145550101', From: '+13145550100' });
+    expect(peer.listed[0]!.path).toBe(`/2010-04-01/Accounts/${accountSid}/Messages.json`);
+  });
+
+  it('sends again when the timed-out text is not at Twilio, and never takes an earlier text with the same words for it', async () => {
+    // The same words went to the number before, and the outbox holds that text's SID.
+    await queueOne();
+    await sendDueTexts(db(), texter());
+    await queueOne();
+    peer.answer(() => 'hang');
+    await sendDueTexts(db(), texter(300));
+    peer.answer(() => ({ status: 201, json: {} }));
+    await sendDueTexts(db(), texter(), new Date(Date.now() + 61_000));
+    const [first, second] = await rows();
+    expect(peer.taken.map((m) => m.sid)).toEqual([second!.providerId, first!.providerId]);
+    expect(second).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(second!.providerId).not.toBe(first!.providerId);
+  });
+
+  it('keeps a timed-out text waiting, unsent, while Twilio cannot say whether it took it', async () => {
+    await queueOne();
+    peer.answer(() => 'accept-then-hang');
+    await sendDueTexts(db(), texter(300));
+    peer.answer(() => ({ status: 201, json: {} }));
+    peer.lookups(() => refusal(503, 20503, 'Service Unavailable'));
+    await sendDueTexts(db(), texter(), new Date(Date.now() + 61_000));
+    expect((await rows())[0]).toMatchObject({ status: 'pending', attempts: 0, providerId: null });
+    expect(peer.received).toHaveLength(1);
+    peer.lookups(() => 'list');
+    await sendDueTexts(db(), texter(), new Date(Date.now() + 122_000));
+    expect((await rows())[0]).toMatchObject({ status: 'sent', providerId: peer.taken[0]!.sid });
+    expect(peer.received).toHaveLength(1);
   });
 
   it('tries again later, using an attempt, after another refusal', async () => {

@@ -41,6 +41,11 @@ export interface FoundReportSummary {
   createdAt: string;
   opened: boolean;
   reunited: boolean;
+  /**
+   * The pet is no longer in the account the report was made to (transferred to another owner): the
+   * report stays readable there, and nothing more can be done from it.
+   */
+  petTransferred: boolean;
 }
 
 /** GET found-reports: the newest reports, and how many the owner has not opened. */

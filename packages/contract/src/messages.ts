@@ -247,6 +247,8 @@ export const messages = {
   finderUnreachable: 'This finder left no phone number or e-mail the portal can reach.',
   phoneShared: 'Your phone number is on its way to the finder.',
   reunited: 'Marked as reunited. Welcome home!',
+  alertReplyLocation: 'Not given: a reply to your lost pet alert e-mail',
+  foundReportPetTransferred: 'This pet is no longer in your account, so this report can only be read.',
   // Phone numbers proven before the portal texts them (issue 19).
   phoneCodeInvalid: 'Enter the 6-digit code we texted you.',
   phoneCodeWrong: 'That code is not right. Check the text we sent and try again.',

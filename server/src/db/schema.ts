@@ -522,6 +522,8 @@ export const alertEmails = pgTable(
     /** Lower-case e-mail address. */
     recipient: text('recipient').notNull(),
     token: uuid('token').notNull().unique().defaultRandom(),
+    /** The local part of the e-mail's Reply-To at the inbound mail domain (when one is set): 32 random hex digits. */
+    replyToken: text('reply_token').notNull().default(sql`replace(gen_random_uuid()::text, '-', '')`),
     status: text('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
@@ -535,6 +537,7 @@ export const alertEmails = pgTable(
   },
   (t) => [
     uniqueIndex('alert_emails_recipient_idx').on(t.alertId, t.kind, t.recipient),
+    uniqueIndex('alert_emails_reply_token_idx').on(t.replyToken),
     // The worker's due query; delivered rows pile up and stay out of it.
     index('alert_emails_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'sending')`),
     // The mail log pages through every e-mail newest first, and searches by part of the address.
@@ -597,6 +600,8 @@ export const textOutbox = pgTable(
     lastError: text('last_error'),
     sentAt: timestamptz('sent_at'),
     providerId: text('provider_id'),
+    /** The last hand-over timed out, so the provider may have taken it: asked before the text goes again. */
+    outcomeUnknownSince: timestamptz('outcome_unknown_since'),
     deliveryStatus: text('delivery_status'),
     createdAt: createdAt(),
   },
@@ -624,6 +629,10 @@ export const foundReports = pgTable(
   {
     id: serial('id').primaryKey(),
     petId: integer('pet_id').notNull().references(() => pets.id),
+    /** The owner the report was made to: it stays theirs when the pet moves to another owner. */
+    ownerId: integer('owner_id').notNull().references(() => users.id),
+    /** The lost pet alert e-mail a professional answered, when the report is a reply relayed by the inbound mail listener. */
+    alertEmailId: integer('alert_email_id').references(() => alertEmails.id),
     /** The chip the finder looked up, when the report came from the lookup. */
     chipId: text('chip_id'),
     finderName: text('finder_name').notNull(),
@@ -645,6 +654,8 @@ export const foundReports = pgTable(
   },
   (t) => [
     index('found_reports_pet_idx').on(t.petId, t.createdAt),
+    index('found_reports_owner_idx').on(t.ownerId, t.createdAt),
+    index('found_reports_alert_email_idx').on(t.alertEmailId, t.createdAt).where(sql`${t.alertEmailId} is not null`),
     index('found_reports_unopened_idx').on(t.createdAt).where(sql`${t.openedAt} is null`),
   ],
 );

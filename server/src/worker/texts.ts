@@ -1,11 +1,31 @@
-import { eq, inArray } from 'drizzle-orm';
-import { NumberRefusedError, TextProviderUnavailableError, type Texter } from '../adapters/sms/index.js';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { NumberRefusedError, TextOutcomeUnknownError, TextProviderUnavailableError, type Texter } from '../adapters/sms/index.js';
 import type { Database } from '../db/client.js';
 import { textOptOuts, textOutbox } from '../db/schema.js';
 import { hideTextCodes } from '../modules/texts/outbox.js';
 import { claimDue, clockOf, failedAttempt, forEachLimited, handBack, holdClaims, SERVER_PAUSE_MS } from './outbox.js';
 
 const BATCH = 20;
+
+type TextRow = typeof textOutbox.$inferSelect;
+
+/**
+ * The provider's id for a text whose last hand-over timed out, when the provider did take it then:
+ * one of the texts it lists for the number with this body since that attempt that no other row of
+ * the outbox already holds (an earlier text with the same words is not this one). Null: not taken,
+ * or a texter that cannot be asked.
+ */
+async function takenBefore(db: Database, texter: Texter, text: TextRow): Promise<string | null> {
+  if (!text.outcomeUnknownSince || !texter.findSent) return null;
+  const candidates = await texter.findSent({ to: text.recipient, body: text.body }, text.outcomeUnknownSince);
+  if (candidates.length === 0) return null;
+  const known = await db
+    .select({ providerId: textOutbox.providerId })
+    .from(textOutbox)
+    .where(and(inArray(textOutbox.providerId, candidates), ne(textOutbox.id, text.id)));
+  const taken = new Set(known.map((k) => k.providerId));
+  return candidates.find((sid) => !taken.has(sid)) ?? null;
+}
 /** Texts handed to the provider at once: a found report must not queue behind a run of codes. */
 const CONCURRENCY = 4;
 
@@ -21,7 +41,9 @@ export interface TextSendRun {
  * when the provider refuses the number for good, and waiting (no attempt used) while the provider is
  * out of reach. A number that answered STOP gets nothing (one the provider says answered STOP is
  * recorded so). A text that ends (sent, failed or canceled) keeps no code; one to be tried again keeps
- * its body until then. Once `stop` is signalled no text is started.
+ * its body until then. A text whose hand-over timed out is looked up at the provider before it is
+ * sent again, and recorded sent (with the provider's id) if the provider had taken it, so a timeout
+ * after the provider's acceptance does not text the person twice. Once `stop` is signalled no text is started.
  */
 export async function sendDueTexts(db: Database, texter: Texter, time?: Date | (() => Date), stop?: AbortSignal): Promise<TextSendRun> {
   const clock = clockOf(time);
@@ -39,6 +61,7 @@ export async function sendDueTexts(db: Database, texter: Texter, time?: Date | (
       CONCURRENCY,
       async (text) => {
         const attempts = text.attempts + 1;
+        const startedAt = new Date();
         try {
           if (optedOut.has(text.recipient)) {
             await db
@@ -48,7 +71,8 @@ export async function sendDueTexts(db: Database, texter: Texter, time?: Date | (
             run.canceled++;
             return;
           }
-          const { providerId } = await texter.send({ to: text.recipient, body: text.body });
+          // A previous hand-over timed out: the provider may have the text already, and then it is not sent again.
+          const providerId = (await takenBefore(db, texter, text)) ?? (await texter.send({ to: text.recipient, body: text.body })).providerId;
           await db
             .update(textOutbox)
             .set({ status: 'sent', attempts, sentAt: new Date(), providerId, body: hideTextCodes(text.kind, text.body) })
@@ -57,6 +81,13 @@ export async function sendDueTexts(db: Database, texter: Texter, time?: Date | (
         } catch (error) {
           if (error instanceof TextProviderUnavailableError) {
             providerDown = String(error).slice(0, 500);
+            if (error instanceof TextOutcomeUnknownError) {
+              // From the first such attempt on: the provider is asked about every one since.
+              await db
+                .update(textOutbox)
+                .set({ outcomeUnknownSince: sql`coalesce(${textOutbox.outcomeUnknownSince}, ${startedAt.toISOString()}::timestamptz)` })
+                .where(eq(textOutbox.id, text.id));
+            }
             await handBack(db, textOutbox, [text.id], clock, SERVER_PAUSE_MS, providerDown);
           } else if (error instanceof NumberRefusedError) {
             if (error.optedOut) await db.insert(textOptOuts).values({ phone: text.recipient }).onConflictDoNothing();

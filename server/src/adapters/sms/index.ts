@@ -11,6 +11,12 @@ export interface TextMessage {
 export interface Texter {
   /** Resolves once the provider took the text (or its file is written), with the provider's id for it. */
   send(message: TextMessage): Promise<{ providerId: string }>;
+  /**
+   * The provider's ids of the texts it took for this number with this body since `since`, newest
+   * first: asked before sending again a text whose hand-over ended in a TextOutcomeUnknownError.
+   * A texter whose sends never end that way (the file texter) has none.
+   */
+  findSent?(message: TextMessage, since: Date): Promise<string[]>;
 }
 
 /** The provider refused this number or text for good (not a mobile, unsubscribed, invalid): sending again cannot deliver it. */
@@ -26,6 +32,13 @@ export class NumberRefusedError extends Error {
 
 /** The provider could not be reached or used (no connection, a timeout, its 5xx, a rate limit): the text can only wait. */
 export class TextProviderUnavailableError extends Error {}
+
+/**
+ * The request reached the provider but no answer came back (a timeout, a connection cut mid-answer):
+ * the provider may have taken the text. It waits like any unavailability, and before it goes again
+ * the provider is asked whether it has it (`Texter.findSent`), so a text is not sent twice.
+ */
+export class TextOutcomeUnknownError extends TextProviderUnavailableError {}
 
 /**
  * The embedded default: each text is written as a file under `outboxDir` (`DATA_DIR/sms`), where

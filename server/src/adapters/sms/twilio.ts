@@ -1,7 +1,7 @@
 import twilio from 'twilio';
 import type RequestClient from 'twilio/lib/base/RequestClient.js';
 import type { TwilioSettings } from '../../config.js';
-import { NumberRefusedError, TextProviderUnavailableError, type Texter } from './index.js';
+import { NumberRefusedError, TextOutcomeUnknownError, TextProviderUnavailableError, type Texter } from './index.js';
 
 /** How long a call to Twilio may take before the text waits for the provider (its calls answer in well under a second). */
 export const TWILIO_TIMEOUT_MS = 10_000;
@@ -25,6 +25,16 @@ const isRefusal = (error: unknown): error is TwilioRefusal =>
   error instanceof Error && typeof (error as Partial<TwilioRefusal>).status === 'number';
 /** The SDK's HTTP client (axios) failing before any answer: no connection, a reset, the timeout. */
 const isNetworkError = (error: unknown) => error instanceof Error && (error as { isAxiosError?: boolean }).isAxiosError === true;
+/** Network failures that happen before a request can reach Twilio: nothing was sent, so sending again is safe. */
+const notConnected = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
+
+/**
+ * How far before the timed-out attempt a message Twilio lists may have been created and still be
+ * that attempt's: the two clocks differ a little, and the attempt started before its request left.
+ */
+const CLOCK_SLACK_MS = 5 * 60_000;
+/** Messages to one number looked through, newest first: a retry follows its timeout within minutes. */
+const LOOKUP_LIMIT = 20;
 
 /** Sorts what Twilio answered into the adapter's errors: refused for good, unavailable (wait), or another failure (retried). */
 export function twilioError(error: unknown): Error {
@@ -34,7 +44,12 @@ export function twilioError(error: unknown): Error {
     if (error.status === 429 || error.status >= 500) return new TextProviderUnavailableError(said);
     return new Error(said);
   }
-  if (isNetworkError(error)) return new TextProviderUnavailableError(`Twilio out of reach: ${error instanceof Error ? error.message : String(error)}`);
+  if (isNetworkError(error)) {
+    const said = `Twilio out of reach: ${error instanceof Error ? error.message : String(error)}`;
+    const code = (error as { code?: string }).code;
+    // A timeout or a connection cut after the request went out: Twilio may have taken the text.
+    return code !== undefined && notConnected.has(code) ? new TextProviderUnavailableError(said) : new TextOutcomeUnknownError(said);
+  }
   return error instanceof Error ? error : new Error(String(error));
 }
 
@@ -60,7 +75,9 @@ class RedirectedRequestClient extends twilio.RequestClient {
 
 /**
  * Texts through Twilio's Messages API. Each message asks Twilio to report its delivery to
- * `statusCallbackUrl`. Resolves with the message's SID.
+ * `statusCallbackUrl`. Resolves with the message's SID. `findSent` reads Twilio's list of messages
+ * to the number (from the portal's number, when it sends from one), newest first, for the same body
+ * created since the timed-out attempt.
  */
 export function createTwilioTexter(settings: TwilioSettings, statusCallbackUrl: string, timeoutMs = TWILIO_TIMEOUT_MS): Texter {
   const httpOptions = { timeout: timeoutMs, keepAlive: true };
@@ -73,6 +90,18 @@ export function createTwilioTexter(settings: TwilioSettings, statusCallbackUrl: 
         return { providerId: sent.sid };
       } catch (error) {
         throw twilioError(error);
+      }
+    },
+    async findSent(message, since) {
+      try {
+        const from = 'from' in settings.sender ? { from: settings.sender.from } : {};
+        const listed = await client.messages.list({ to: message.to, ...from, limit: LOOKUP_LIMIT, pageSize: LOOKUP_LIMIT });
+        const after = since.getTime() - CLOCK_SLACK_MS;
+        return listed.filter((m) => m.body === message.body && m.dateCreated && m.dateCreated.getTime() >= after).map((m) => m.sid);
+      } catch (error) {
+        // Whatever went wrong, it is not known whether the text went: it waits, unsent, for the next look.
+        const failed = twilioError(error);
+        throw failed instanceof TextProviderUnavailableError ? failed : new TextProviderUnavailableError(failed.message);
       }
     },
   };

@@ -45,6 +45,7 @@ interface LoggedMail {
   text: string | null;
   alertId: number | null;
   token: string | null;
+  replyToken: string | null;
 }
 
 /**
@@ -53,13 +54,13 @@ interface LoggedMail {
  * the log renders it again.
  */
 const loggedMail = sql`
-  select 'outbox' as queue, id, recipient, kind, status, null::text as delivery_status, attempts, last_error, created_at, sent_at, subject, text, null::integer as alert_id, null::uuid as token
+  select 'outbox' as queue, id, recipient, kind, status, null::text as delivery_status, attempts, last_error, created_at, sent_at, subject, text, null::integer as alert_id, null::uuid as token, null::text as reply_token
     from ${mailOutbox}
   union all
-  select 'alert', id, recipient, kind, status, null, attempts, last_error, created_at, delivered_at, null, null, alert_id, token
+  select 'alert', id, recipient, kind, status, null, attempts, last_error, created_at, delivered_at, null, null, alert_id, token, reply_token
     from ${alertEmails}
   union all
-  select 'text', id, recipient, kind, status, delivery_status, attempts, last_error, created_at, sent_at, null, body, null, null
+  select 'text', id, recipient, kind, status, delivery_status, attempts, last_error, created_at, sent_at, null, body, null, null, null
     from ${textOutbox}`;
 
 const queueTables = { outbox: mailOutbox, alert: alertEmails, text: textOutbox } as const;
@@ -94,6 +95,7 @@ interface LoggedMailRow {
   text: string | null;
   alert_id: number | null;
   token: string | null;
+  reply_token: string | null;
 }
 
 const dateOf = (value: Date | string | null) => (value === null ? null : new Date(value));
@@ -114,6 +116,7 @@ function fromRow(row: LoggedMailRow): LoggedMail {
     text: row.text,
     alertId: row.alert_id,
     token: row.token,
+    replyToken: row.reply_token,
   };
 }
 
@@ -128,7 +131,7 @@ export function createMailLog({ db, alertMail }: MailLogDeps) {
     const written = new Map<LoggedMail, { subject: string; text: string }>();
     for (const mail of mails) {
       const alert = mail.queue === 'alert' ? alerts.get(mail.alertId!) : undefined;
-      if (alert) written.set(mail, writeAlertMessage({ kind: mail.kind as MailKind, token: mail.token!, recipient: mail.recipient }, alert));
+      if (alert) written.set(mail, writeAlertMessage({ kind: mail.kind as MailKind, token: mail.token!, replyToken: mail.replyToken!, recipient: mail.recipient }, alert));
       else if (mail.queue === 'text') written.set(mail, { subject: subjectOfText(mail.kind as TextKind, mail.text ?? ''), text: hideTextCodes(mail.kind as TextKind, mail.text ?? '') });
       else written.set(mail, { subject: mail.subject ?? '', text: mail.text ?? '' });
     }

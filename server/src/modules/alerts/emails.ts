@@ -33,6 +33,8 @@ export interface RecipientLinks {
   pixelUrl: string;
   /** The recovery line a finder may call instead. */
   supportPhone: string;
+  /** This e-mail's own address at the inbound mail relay, or null when there is no relay. */
+  relayAddress: string | null;
 }
 
 const kindOf = (pet: Pick<AlertedPet, 'species'>) => (pet.species ?? 'pet').toLowerCase();
@@ -89,8 +91,10 @@ const style = {
 
 /**
  * The lost pet alert a professional receives: photo, the details a clinic matches on, where and
- * when, the owner's words, and how to reach the owner (the relay form, the owner's phone and a
- * Reply-To when the owner shares contact info, the profile and the recovery line). The owner's
+ * when, the owner's words, and how to reach the owner (the relay form, the owner's phone when the
+ * owner shares contact info, the profile and the recovery line). Replies go to the e-mail's relay
+ * address when there is one, else to the owner's address when shared; otherwise the e-mail says
+ * replies are not read, and sets no Reply-To (a reply would reach nobody). The owner's
  * words are user input over several lines: quoted line by line under their own heading, so none
  * reads as one of the registry's lines.
  */
@@ -101,10 +105,14 @@ export function alertEmail(alerted: AlertedPet, links: RecipientLinks, now: Date
   const words = ownerWords(pet.incidentDescription);
   const stored = pet.sharedContact?.phone;
   const phone = stored ? { shown: oneLine(formatPhone(stored)), stored } : null;
-  const replyTo = pet.sharedContact ? singleAddress(pet.sharedContact.email) : null;
+  const replyTo = links.relayAddress ?? (pet.sharedContact ? singleAddress(pet.sharedContact.email) : null);
   const missing = `Missing since ${pet.missingSince}, ${lastSeen}.`;
   const seen = `If ${pet.name} is brought to you or you see ${pet.name}:`;
-  const replyLine = 'Or reply to this e-mail: it goes to the owner.';
+  const replyLine = links.relayAddress
+    ? "Or reply to this e-mail: we pass your words (text only) and your e-mail address to the owner, whose address stays private."
+    : replyTo
+      ? 'Or reply to this e-mail: it goes to the owner.'
+      : 'Replies to this e-mail are not read: use Reach the owner above.';
   const footer = `You receive lost pet alerts as a pet-care professional within 50 miles of where a pet went missing.`;
   const name = escapeHtml(pet.name);
   return {
@@ -122,7 +130,7 @@ export function alertEmail(alerted: AlertedPet, links: RecipientLinks, now: Date
       seen,
       `Reach the owner: ${pet.reachOwnerUrl}`,
       ...(phone ? [`Owner's phone: ${phone.shown}`] : []),
-      ...(replyTo ? [replyLine] : []),
+      replyLine,
       `${pet.name}'s profile: ${pet.profileUrl}`,
       `Our recovery line (24/7): ${links.supportPhone}`,
       ...(pet.photoUrl ? ['', `Photo: ${pet.photoUrl}`] : []),
@@ -145,7 +153,7 @@ export function alertEmail(alerted: AlertedPet, links: RecipientLinks, now: Date
         escapeHtml(seen),
         `<a href="${escapeHtml(pet.reachOwnerUrl)}" style="${style.button}">Reach the owner</a>`,
         ...(phone ? [`Owner&#39;s phone: ${phoneLink(phone.shown, phone.stored)}`] : []),
-        ...(replyTo ? [escapeHtml(replyLine)] : []),
+        escapeHtml(replyLine),
         `<a href="${escapeHtml(pet.profileUrl)}">${name}&#39;s profile</a> &middot; Our recovery line (24/7): ${phoneLink(links.supportPhone, links.supportPhone)}`,
         `<small style="color:#52606d">${escapeHtml(footer)} <a href="${escapeHtml(links.unsubscribeUrl)}">Unsubscribe from lost pet alerts</a></small>`,
       ]) +

@@ -6,6 +6,7 @@ import { imageUrl } from '../../adapters/storage/images.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import { alertEmails, breeds, chips, petAlerts, petBreeds, pets, shortLinks, species, users, zipCodes } from '../../db/schema.js';
+import { replyAddressOf } from '../relay/address.js';
 import { alertEmail, foundEmail, type AlertedPet } from './emails.js';
 import { formatLocalTime } from './localTime.js';
 
@@ -17,29 +18,34 @@ export interface AlertMailSettings {
   supportPhone: string;
   /** MAIL_FROM: its address takes unsubscribe requests by e-mail (the mailto of List-Unsubscribe). */
   mailFrom: string;
+  /** The inbound mail domain: each alert e-mail's Reply-To is its own relay address there; null: no relay. */
+  inboundMailDomain: string | null;
 }
 
-export const alertMailSettingsOf = (config: Pick<Config, 'publicUrl' | 'support' | 'mailFrom'>): AlertMailSettings => ({
+export const alertMailSettingsOf = (config: Pick<Config, 'publicUrl' | 'support' | 'mailFrom' | 'inboundMail'>): AlertMailSettings => ({
   publicUrl: config.publicUrl,
   supportPhone: config.support.phone,
   mailFrom: config.mailFrom,
+  inboundMailDomain: config.inboundMail?.domain ?? null,
 });
 
 type AlertEmailRow = typeof alertEmails.$inferSelect;
 
 /**
  * Writes an alert e-mail row as the message its recipient gets: the alert or the thank-you, with
- * the row's own pixel and one-click unsubscribe address (RFC 8058) and a mailto to MAIL_FROM.
+ * the row's own pixel and one-click unsubscribe address (RFC 8058), a mailto to MAIL_FROM, and, with
+ * an inbound mail domain, the row's own relay address as the alert's Reply-To.
  */
 export function alertMessageWriter(settings: AlertMailSettings) {
   const replyAddress = addressparser(settings.mailFrom, { flatten: true })[0]?.address;
   const api = `${settings.publicUrl}${API_BASE}/email`;
   const host = new URL(settings.publicUrl).hostname;
-  return (row: Pick<AlertEmailRow, 'kind' | 'token' | 'recipient'>, alert: AlertedPet, now?: Date): MailMessage => {
+  return (row: Pick<AlertEmailRow, 'kind' | 'token' | 'replyToken' | 'recipient'>, alert: AlertedPet, now?: Date): MailMessage => {
     const unsubscribeUrl = `${api}/unsubscribe/${row.token}`;
+    const relay = settings.inboundMailDomain ? replyAddressOf(row.replyToken, settings.inboundMailDomain) : null;
     const content =
       row.kind === 'alert'
-        ? alertEmail(alert, { unsubscribeUrl, pixelUrl: `${api}/open/${row.token}.gif`, supportPhone: settings.supportPhone }, now)
+        ? alertEmail(alert, { unsubscribeUrl, pixelUrl: `${api}/open/${row.token}.gif`, supportPhone: settings.supportPhone, relayAddress: relay }, now)
         : foundEmail(alert, { unsubscribeUrl });
     const mailto = replyAddress ? `, <mailto:${replyAddress}?subject=unsubscribe%20${row.token}>` : '';
     return {

@@ -27,13 +27,15 @@ type Step = 'backupContactsToldAt' | 'vetsToldAt';
 
 /**
  * Claims the reports due for a step: not opened, not reunited, not yet told, made `afterMinutes` or
- * more ago on the sweep's clock. Each is marked told in the claim itself (rows locked, SKIP LOCKED),
- * so of two workers sweeping at once only one tells anybody, and a report is told once.
+ * more ago on the sweep's clock, to an owner who still holds the pet (a report made to a previous
+ * owner goes to nobody else: its finder wrote to that owner). Each is marked told in the claim itself
+ * (rows locked, SKIP LOCKED), so of two workers sweeping at once only one tells anybody, and a report is told once.
  */
 async function claimDue(tx: Transaction, step: Step, afterMinutes: number, clock: Clock) {
   const due = tx
     .select({ id: foundReports.id })
     .from(foundReports)
+    .innerJoin(pets, and(eq(pets.id, foundReports.petId), eq(pets.userId, foundReports.ownerId), isNull(pets.deletedAt)))
     .where(
       and(
         isNull(foundReports.openedAt),
@@ -44,7 +46,7 @@ async function claimDue(tx: Transaction, step: Step, afterMinutes: number, clock
     )
     .orderBy(asc(foundReports.createdAt))
     .limit(BATCH)
-    .for('update', { skipLocked: true });
+    .for('update', { of: foundReports, skipLocked: true });
   return tx
     .update(foundReports)
     .set({ [step]: timeAt(clock) })

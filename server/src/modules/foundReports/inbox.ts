@@ -4,7 +4,7 @@ import type { FileStorage } from '../../adapters/storage/index.js';
 import { imageFolders, imageUrl, isStoredImageName } from '../../adapters/storage/images.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { foundReports, pets } from '../../db/schema.js';
-import { notFound } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import { endOpenAlert } from '../alerts/found.js';
 
@@ -13,16 +13,19 @@ export type FoundInbox = ReturnType<typeof createFoundInbox>;
 type ReportRow = typeof foundReports.$inferSelect;
 
 /**
- * The reports of the caller's own live pets. Owner-only, administrators included: a report holds a
- * stranger's contact meant for the owner, and reading it marks it opened, which stops the escalation.
+ * The reports made to the caller, of pets not removed. Owner-only, administrators included: a report
+ * holds a stranger's contact meant for the owner it was made to (not whoever holds the pet later),
+ * and reading it marks it opened, which stops the escalation.
  */
-const ownReports = (session: Session) => and(eq(pets.userId, session.userId), isNull(pets.deletedAt));
+const ownReports = (session: Session) => and(eq(foundReports.ownerId, session.userId), isNull(pets.deletedAt));
 
 const summaryColumns = {
   id: foundReports.id,
   petId: foundReports.petId,
+  ownerId: foundReports.ownerId,
   petName: pets.name,
   petImage: pets.image,
+  petUserId: pets.userId,
   finderName: foundReports.finderName,
   location: foundReports.location,
   createdAt: foundReports.createdAt,
@@ -32,7 +35,11 @@ const summaryColumns = {
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
-function toSummary(row: Pick<ReportRow, 'id' | 'petId' | 'finderName' | 'location' | 'createdAt' | 'openedAt' | 'reunitedAt'> & { petName: string; petImage: string | null }): FoundReportSummary {
+type PetOfReport = { petName: string; petImage: string | null; petUserId: number };
+
+function toSummary(
+  row: Pick<ReportRow, 'id' | 'petId' | 'ownerId' | 'finderName' | 'location' | 'createdAt' | 'openedAt' | 'reunitedAt'> & PetOfReport,
+): FoundReportSummary {
   return {
     id: row.id,
     petId: row.petId,
@@ -43,10 +50,11 @@ function toSummary(row: Pick<ReportRow, 'id' | 'petId' | 'finderName' | 'locatio
     createdAt: row.createdAt.toISOString(),
     opened: row.openedAt !== null,
     reunited: row.reunitedAt !== null,
+    petTransferred: row.petUserId !== row.ownerId,
   };
 }
 
-function toReport(row: ReportRow & { petName: string; petImage: string | null }): FoundReportDetail {
+function toReport(row: ReportRow & PetOfReport): FoundReportDetail {
   return {
     ...toSummary(row),
     finderPhone: row.finderPhone,
@@ -64,15 +72,26 @@ function toReport(row: ReportRow & { petName: string; petImage: string | null })
   };
 }
 
-/** One of the caller's reports with its pet's name and photo; 404 for any other, as for one that does not exist. */
+/** One of the reports made to the caller, with its pet's name and photo; 404 for any other, as for one that does not exist. */
 export async function findOwnReport(db: Database | Transaction, session: Session, id: number) {
   const [row] = await db
-    .select({ report: foundReports, petName: pets.name, petImage: pets.image })
+    .select({ report: foundReports, petName: pets.name, petImage: pets.image, petUserId: pets.userId })
     .from(foundReports)
     .innerJoin(pets, eq(pets.id, foundReports.petId))
     .where(and(eq(foundReports.id, id), ownReports(session)));
   if (!row) throw notFound(messages.notFound);
-  return { ...row.report, petName: row.petName, petImage: row.petImage };
+  return { ...row.report, petName: row.petName, petImage: row.petImage, petUserId: row.petUserId };
+}
+
+/**
+ * One of the caller's reports that the caller may still act on: its pet is still theirs. A report
+ * whose pet went to another owner is read-only (403): the previous owner must not send the new
+ * owner's pet's finder a phone number, nor end the new owner's alert.
+ */
+export async function findActionableReport(db: Database | Transaction, session: Session, id: number) {
+  const report = await findOwnReport(db, session, id);
+  if (report.petUserId !== report.ownerId) throw new AppError(403, [messages.foundReportPetTransferred]);
+  return report;
 }
 
 /** The owner's side of found reports: the inbox, a report opened, and "Mark as reunited". */
@@ -129,17 +148,18 @@ export function createFoundInbox(deps: { db: Database; storage: FileStorage }) {
 
     /**
      * POST found-reports/{id}/reunited: the pet is home. Its open alert ends as "Mark as found" ends
-     * it (the alert's recipients are thanked), and every report of the pet is settled, so none of
-     * them goes on to the backup contacts or the vets. Marking it again changes nothing.
+     * it (the alert's recipients are thanked), and every report of the pet made to this owner is
+     * settled, so none of them goes on to the backup contacts or the vets. Marking it again changes
+     * nothing. Only while the pet is still the owner's (403 after a transfer).
      */
     async reunited(session: Session, id: number): Promise<FoundReportDetail> {
-      const report = await findOwnReport(db, session, id);
+      const report = await findActionableReport(db, session, id);
       await db.transaction(async (tx) => {
         await endOpenAlert(tx, report.petId);
         await tx
           .update(foundReports)
           .set({ reunitedAt: sql`now()`, openedAt: sql`coalesce(${foundReports.openedAt}, now())` })
-          .where(and(eq(foundReports.petId, report.petId), isNull(foundReports.reunitedAt)));
+          .where(and(eq(foundReports.petId, report.petId), eq(foundReports.ownerId, report.ownerId), isNull(foundReports.reunitedAt)));
       });
       return read(session, id);
     },

@@ -14,6 +14,8 @@ export interface ReportNotice {
   hasPhoto: boolean;
   /** The report in the owner's inbox. */
   reportUrl: string;
+  /** A reply to the owner's lost pet alert e-mail, relayed by the inbound mail listener, rather than a finder's form. */
+  alertReply?: boolean;
 }
 
 /** How much of the finder's message a text quotes: the text stays about one SMS long. */
@@ -40,18 +42,24 @@ function contactLines(finder: ReportNotice['finder']): [string, string][] {
 export function foundReportEmail(notice: ReportNotice) {
   const pet = oneLine(notice.petName);
   const greeting = notice.ownerFirstName ? `Hi ${oneLine(notice.ownerFirstName)},` : 'Hello,';
+  const reply = notice.alertReply;
   const details: [string, string][] = [
-    [`Where ${pet} is now`, oneLine(notice.where)],
+    ...(reply ? [] : ([[`Where ${pet} is now`, oneLine(notice.where)]] as [string, string][])),
     ...contactLines(notice.finder),
     ...(notice.question && notice.answer ? ([['Your question', oneLine(notice.question)], ['Their answer', oneLine(notice.answer)]] as [string, string][]) : []),
   ];
   const photo = notice.hasPhoto ? `The finder sent a photo: open the report to see it.` : null;
-  const reply = `The finder sees none of your details; from the report you can share your phone number with them.`;
+  const intro = reply
+    ? `A pet-care professional who received your lost pet alert for ${pet} replied through the pet registry:`
+    : `Someone found ${pet} and wrote to you through the pet registry:`;
+  const answer = reply
+    ? `They see none of your details: answer them at the e-mail address above, or share your phone number from the report.`
+    : `The finder sees none of your details; from the report you can share your phone number with them.`;
   const warning = `${NEVER_PAY} Someone asking for money before you see your pet may not have it.`;
   const text = [
     greeting,
     '',
-    `Someone found ${pet} and wrote to you through the pet registry:`,
+    intro,
     '',
     ...notice.message.split(/\r\n|\r|\n/).map((line) => `> ${line}`),
     '',
@@ -59,7 +67,7 @@ export function foundReportEmail(notice: ReportNotice) {
     ...(photo ? ['', photo] : []),
     '',
     `Open the report: ${notice.reportUrl}`,
-    reply,
+    answer,
     '',
     warning,
     '',
@@ -67,18 +75,21 @@ export function foundReportEmail(notice: ReportNotice) {
   const quoted = escapeHtml(notice.message).replace(/\r\n|\r|\n/g, '<br>');
   const html =
     `<p>${escapeHtml(greeting)}</p>` +
-    `<p>Someone found ${escapeHtml(pet)} and wrote to you through the pet registry:</p>` +
+    `<p>${escapeHtml(intro)}</p>` +
     `<blockquote style="margin:0 0 1em;padding-left:1em;border-left:3px solid #ccc">${quoted}</blockquote>` +
     `<p>${details.map(([label, value]) => `<strong>${escapeHtml(label)}:</strong> ${escapeHtml(value)}`).join('<br>')}</p>` +
     (photo ? `<p>${escapeHtml(photo)}</p>` : '') +
-    `<p><a href="${escapeHtml(notice.reportUrl)}">Open the report</a><br>${escapeHtml(reply)}</p>` +
+    `<p><a href="${escapeHtml(notice.reportUrl)}">Open the report</a><br>${escapeHtml(answer)}</p>` +
     `<p><strong>${escapeHtml(NEVER_PAY)}</strong> Someone asking for money before you see your pet may not have it.</p>`;
-  return { kind: 'found-report' as const, subject: `Someone found ${pet}`, text, html };
+  return { kind: 'found-report' as const, subject: reply ? `Reply to your lost pet alert for ${pet}` : `Someone found ${pet}`, text, html };
 }
 
 /** The owner's text: short, the start of the finder's words, and the report's address. */
-export function foundReportText(notice: Pick<ReportNotice, 'petName' | 'finder' | 'message' | 'reportUrl'>): string {
+export function foundReportText(notice: Pick<ReportNotice, 'petName' | 'finder' | 'message' | 'reportUrl' | 'alertReply'>): string {
   const words = oneLine(notice.message).trim();
   const quote = words.length > TEXT_QUOTE_MAX ? `${words.slice(0, TEXT_QUOTE_MAX)}…` : words;
-  return `${oneLine(notice.petName)} was found. ${firstNameOf(notice.finder.name)} wrote: "${quote}" Open: ${notice.reportUrl}`;
+  const opening = notice.alertReply
+    ? `${oneLine(notice.finder.name)} replied to your lost pet alert for ${oneLine(notice.petName)}:`
+    : `${oneLine(notice.petName)} was found. ${firstNameOf(notice.finder.name)} wrote:`;
+  return `${opening} "${quote}" Open: ${notice.reportUrl}`;
 }

@@ -129,6 +129,7 @@ export function createFoundReports(deps: {
             .insert(foundReports)
             .values({
               petId: pet.id,
+              ownerId: pet.ownerId,
               chipId: pet.chipId,
               finderName: finder.name,
               finderPhone: finder.phone,

@@ -5,7 +5,7 @@ import { foundReports, mailOutbox, textOutbox, users } from '../../db/schema.js'
 import { AppError, badRequest, conflict } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import { queueTexts } from '../texts/outbox.js';
-import { findOwnReport, type FoundInbox } from './inbox.js';
+import { findActionableReport, type FoundInbox } from './inbox.js';
 
 /**
  * What the finder gets: a fixed template naming the pet and the owner's first name only, the owner's
@@ -78,12 +78,13 @@ async function finderHadContactsToday(tx: Transaction, finder: { phone: string }
  * the finder gave a phone, else by e-mail; once per report (409 after), so a finder is not sent a
  * stream. The owner needs a verified mobile number on the profile (400 saying so): the portal relays
  * only a number its owner proved, and the finder's contact gets at most 3 of these a day (429).
+ * Only while the pet is still the owner's: after a transfer the report is read-only (403).
  */
 export function createPhoneSharing(deps: { db: Database; inbox: FoundInbox }) {
   const { db, inbox } = deps;
   return {
     async sharePhone(session: Session, id: number, input: { note: string }): Promise<FoundReportDetail> {
-      const report = await findOwnReport(db, session, id);
+      const report = await findActionableReport(db, session, id);
       if (report.phoneSharedAt) throw conflict(messages.phoneAlreadyShared);
       const [owner] = await db
         .select({ firstName: users.firstName, phoneNumber: users.phoneNumber, phoneVerifiedAt: users.phoneVerifiedAt })

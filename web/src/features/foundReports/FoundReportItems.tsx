@@ -27,10 +27,11 @@ export function FoundReportItems({ reports }: { reports: FoundReportSummary[] })
                 secondary={
                   <>
                     {`${report.location} · ${formatDateTime(report.createdAt)}`}
-                    {(unread || report.reunited) && (
+                    {(unread || report.reunited || report.petTransferred) && (
                       <Stack component="span" direction="row" spacing={0.5} sx={{ mt: 0.5 }}>
                         {unread && <Chip component="span" size="small" color="error" label="New" />}
                         {report.reunited && <Chip component="span" size="small" color="success" variant="outlined" label="Reunited" />}
+                        {report.petTransferred && <Chip component="span" size="small" variant="outlined" label="Pet transferred" />}
                       </Stack>
                     )}
                   </>

@@ -126,7 +126,7 @@ function FinderContact({ report }: { report: FoundReportDetail }) {
   );
 }
 
-/** What the owner can do: share the phone once, mark the pet reunited; and who else was told. */
+/** What the owner can do: share the phone once, mark the pet reunited; and who else was told. Nothing once the pet went to another owner. */
 function Answers({ report }: { report: FoundReportDetail }) {
   const [sharing, setSharing] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -137,6 +137,19 @@ function Answers({ report }: { report: FoundReportDetail }) {
       onError: (error) => toast(firstError(error, messages.genericError), { variant: 'error' }),
       onSettled: () => setConfirming(false),
     });
+
+  if (report.petTransferred) {
+    return (
+      <Section title="Your answer">
+        <Alert severity="info">{messages.foundReportPetTransferred}</Alert>
+        <Typography variant="body2">
+          <Link component={RouterLink} to={paths.clientFoundReports}>
+            All found reports
+          </Link>
+        </Typography>
+      </Section>
+    );
+  }
 
   return (
     <Section title="Your answer">
