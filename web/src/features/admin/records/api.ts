@@ -1,4 +1,4 @@
-import type { AdminPet, AdminPetSupport, AdminPetUpdate, AdminUser, AdminUserUpdate, PetTransfer, TransferPetInput } from '@petreg/contract';
+import type { AdminPet, AdminPetSupport, AdminPetUpdate, AdminUser, AdminUserUpdate, PetHoldInput, PetTransfer, TransferPetInput } from '@petreg/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../app/api';
 
@@ -58,4 +58,14 @@ export function useRemovePet(petId: number) {
     mutationFn: () => api.get<{ id: number }>(`admin/remove-pet/${petId}`),
     onSuccess: () => queryClient.removeQueries({ queryKey: petRecordKey(petId) }),
   });
+}
+
+/** PUT/DELETE admin/pet-hold/{petId}: the dispute hold set with its reason, or lifted; the record shows it. */
+export function useTransferHold(petId: number) {
+  const queryClient = useQueryClient();
+  const onSuccess = () => queryClient.invalidateQueries({ queryKey: petRecordKey(petId) });
+  return {
+    set: useMutation({ mutationFn: (hold: PetHoldInput) => api.put<{ message: string }>(`admin/pet-hold/${petId}`, hold), onSuccess }),
+    lift: useMutation({ mutationFn: () => api.delete<{ message: string }>(`admin/pet-hold/${petId}`), onSuccess }),
+  };
 }
