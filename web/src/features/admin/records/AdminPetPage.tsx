@@ -76,7 +76,7 @@ function AdminPetRecord({ petId }: { petId: number }) {
             </Button>
             {!transferHold && (
               <Button variant="outlined" color="warning" startIcon={<PanTool />} onClick={() => setHolding(true)}>
-                Hold transfers
+                Dispute hold
               </Button>
             )}
             <Button variant="outlined" color="error" startIcon={<DeleteOutlined />} onClick={() => setConfirmingRemoval(true)}>

@@ -59,7 +59,7 @@ export function HoldTransfersDialog({ petId, petName, open, onClose }: { petId: 
   return (
     <Dialog open={open} onClose={set.isPending ? undefined : close} aria-labelledby={titleId} fullWidth maxWidth="xs">
       <Box component="form" onSubmit={onSubmit} noValidate>
-        <DialogTitle id={titleId}>Hold transfers of {petName}</DialogTitle>
+        <DialogTitle id={titleId}>Dispute hold on {petName}</DialogTitle>
         <DialogContent>
           <Stack spacing={2}>
             <DialogContentText>
@@ -74,7 +74,7 @@ export function HoldTransfersDialog({ petId, petName, open, onClose }: { petId: 
             Cancel
           </Button>
           <Button type="submit" variant="contained" color="warning" loading={set.isPending}>
-            Hold transfers
+            Set hold
           </Button>
         </DialogActions>
       </Box>
