@@ -19,6 +19,7 @@ export function TransferHoldAlert({ petId, hold }: { petId: number; hold: PetTra
         <Button
           color="inherit"
           size="small"
+          sx={{ whiteSpace: 'nowrap' }}
           loading={lift.isPending}
           onClick={() =>
             lift.mutate(undefined, {
