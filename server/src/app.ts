@@ -31,6 +31,10 @@ import { createProtectedRecords } from './modules/admin/protectedRecord.js';
 import { protectedRecordRoutes } from './modules/admin/protectedRecordRoutes.js';
 import { createPetRemoval } from './modules/admin/removal.js';
 import { createPetTransfer } from './modules/admin/transfer.js';
+import { createTransferHolds } from './modules/admin/transferHold.js';
+import { createTransferAcceptance } from './modules/pets/transferAcceptance.js';
+import { petTransferRoutes } from './modules/pets/transferRoutes.js';
+import { createOwnerTransfers } from './modules/pets/transfers.js';
 import { createPetSupportView } from './modules/admin/petSupport.js';
 import { createBulkPetUpload } from './modules/admin/bulkUpload.js';
 import { bulkUploadRoutes } from './modules/admin/bulkUploadRoutes.js';
@@ -262,6 +266,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(userRoutes, { users, social: createSocialVerifier(config) });
       await api.register(utilityRoutes, { utilities });
       await api.register(petRoutes, { pets });
+      await api.register(petTransferRoutes, {
+        transfers: createOwnerTransfers({ db: database.db, publicUrl: config.publicUrl }),
+        acceptance: createTransferAcceptance({ db: database.db, accounts: users, payments }),
+      });
       await api.register(contactRoutes, { contacts });
       await api.register(publicRoutes, { publicPages });
       await api.register(openLookupRoutes, {
@@ -284,6 +292,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         records,
         support: createPetSupportView({ db: database.db }),
         transfers: createPetTransfer({ db: database.db, accounts: users, payments, publicUrl: config.publicUrl }),
+        holds: createTransferHolds({ db: database.db }),
         removals: createPetRemoval({ db: database.db, accounts: users, payments }),
       });
       await api.register(protectedRecordRoutes, { protectedRecords: createProtectedRecords({ db: database.db, accounts: users, records }) });

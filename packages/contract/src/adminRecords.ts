@@ -12,6 +12,7 @@ import type { AlertStatus } from './alert.js';
 import type { MailKind, MailStatus } from './mailLog.js';
 import { chipNumberProblem, petFields, type BackupContact, type Pet } from './pet.js';
 import type { RecordProtection } from './protectedRecord.js';
+import type { PetTransferHold } from './petTransfer.js';
 import type { User } from './user.js';
 
 /** `admin/pet-user/{userId}`, `admin/update-user/{userId}`. */
@@ -63,6 +64,8 @@ export type AdminPetUpdate = z.output<typeof adminPetSchema>;
 export const transferPetSchema = requestObject({
   Email: emailField,
   confirmOpenAlert: z.boolean({ error: messages.invalidChoice }).optional(),
+  /** The administrator read the dispute hold's warning and transfers anyway. */
+  confirmHold: z.boolean({ error: messages.invalidChoice }).optional(),
 });
 export type TransferPetInput = z.infer<typeof transferPetSchema>;
 
@@ -95,6 +98,8 @@ export interface AdminPet extends Pet {
    * read-only, with when it went and the chip numbers it carried then (freed for another registration).
    */
   removed: { at: string; chipIds: string[] } | null;
+  /** The dispute hold an administrator set: the owner cannot transfer the pet while it is on. */
+  transferHold: PetTransferHold | null;
 }
 
 /** The owner's e-mails the support view lists, newest first; the mail log has the rest. */

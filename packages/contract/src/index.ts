@@ -26,3 +26,4 @@ export * from './apiKeys.js';
 export * from './foundReport.js';
 export * from './foundInbox.js';
 export * from './protectedRecord.js';
+export * from './petTransfer.js';

@@ -272,5 +272,23 @@ export const messages = {
   recordNotProtected: 'This record is not protected.',
   recordProtected: "The record is protected: finders and professionals no longer see the owner's name or contact.",
   recordProtectionCleared: 'The record is no longer protected.',
+  // Transfers owners offer themselves (issue 20; no spec text).
+  transferOffered: 'We emailed the new owner. They have 7 days to accept.',
+  transferToSelf: "You can't transfer a pet to yourself.",
+  transferAddresseeRefused: "This email address can't receive a pet transfer. Please contact our support.",
+  transferAlreadyOpen: 'This pet already has a transfer waiting. Cancel it before starting another.',
+  transferHeldByAlert: "This pet has an open lost pet alert. It can't change owner until it is marked as found.",
+  transferHeldByDispute: "This pet's transfers are on hold while our support team looks into it. Please contact our support.",
+  transferNotOpen: 'This transfer offer is no longer open.',
+  transferCanceled: 'The transfer was cancelled.',
+  transferAccepted: 'The pet is now registered to you.',
+  transferDeclined: 'You declined the transfer.',
+  transferSignInToAccept: 'This offer was sent to an email address with an account: sign in with it to accept.',
+  transferOtherAddressee: 'This offer was sent to another email address.',
+  transferHoldReasonRequired: 'Say why transfers of this pet are on hold.',
+  transferHoldReasonTooLong: "Reason can't be more than 200 characters long",
+  transferHoldSet: 'Transfers of this pet are on hold.',
+  transferHoldLifted: 'The hold was lifted.',
+  adminTransferHeld: "This pet's transfers are on hold for a dispute (see the hold on this record). Confirm to transfer it anyway.",
 } as const;
 

@@ -23,6 +23,8 @@ export const paths = {
   short: '/short',
   /** The finder's form that reaches a pet's owner: read with `?pet=` (a public id) or `?chip=` (a chip number). */
   found: '/found',
+  /** The page of a transfer offer's mailed link: read with `?token=`. */
+  petTransfer: '/pet-transfer',
   notFound: '/404',
   /** The portal's own legal pages; their text is the operator's (see the server's legal documents). */
   privacy: '/privacy',

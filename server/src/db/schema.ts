@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { ApiKeyPeriod, MailKind, TextKind } from '@petreg/contract';
+import type { ApiKeyPeriod, MailKind, PetTransferStatus, TextKind } from '@petreg/contract';
 import {
   type AnyPgColumn,
   bigint,
@@ -246,6 +246,10 @@ export const pets = pgTable(
     foundDate: timestamptz('found_date'),
     /** The owner's question about a trait not shown publicly; a finder's answer goes to the owner only. */
     verificationQuestion: text('verification_question'),
+    /** An administrator's dispute hold: while set, the owner cannot transfer the pet (who, when and why). */
+    transferHoldReason: text('transfer_hold_reason'),
+    transferHoldAt: timestamptz('transfer_hold_at'),
+    transferHoldBy: integer('transfer_hold_by').references((): AnyPgColumn => users.id),
     createdAt: createdAt(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
     deletedAt: timestamptz('deleted_at'),
@@ -698,4 +702,31 @@ export const phoneCodes = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('phone_codes_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * A transfer an owner offered (issue 20): open until the addressee accepts or declines, the owner
+ * cancels, or it expires (7 days, the worker). Only the SHA-256 of the mailed link's code is kept; a
+ * pet has at most one open offer. `toUserId` is the account that accepted.
+ */
+export const petTransfers = pgTable(
+  'pet_transfers',
+  {
+    id: serial('id').primaryKey(),
+    petId: integer('pet_id').notNull().references(() => pets.id),
+    fromUserId: integer('from_user_id').notNull().references(() => users.id),
+    toEmail: text('to_email').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    status: text('status').$type<PetTransferStatus>().notNull().default('open'),
+    expiresAt: timestamptz('expires_at').notNull(),
+    toUserId: integer('to_user_id').references(() => users.id),
+    closedAt: timestamptz('closed_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('pet_transfers_open_idx').on(t.petId).where(sql`${t.status} = 'open'`),
+    index('pet_transfers_from_idx').on(t.fromUserId),
+    index('pet_transfers_to_email_idx').on(sql`lower(${t.toEmail})`).where(sql`${t.status} = 'open'`),
+    index('pet_transfers_due_idx').on(t.expiresAt).where(sql`${t.status} = 'open'`),
+  ],
 );

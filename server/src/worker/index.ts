@@ -6,6 +6,7 @@ import { loggable } from '../errors.js';
 import { sweepSignInAttempts } from '../modules/users/signIn.js';
 import type { AlertMailSettings } from '../modules/alerts/messages.js';
 import { escalateFoundReports, type EscalationSettings } from '../modules/foundReports/escalation.js';
+import { expirePetTransfers } from '../modules/pets/transferExpiry.js';
 import { sendDueAlertEmails } from './alertEmails.js';
 import { sendDueMail } from './outbox.js';
 import { sendDueTexts } from './texts.js';
@@ -16,11 +17,13 @@ const TEXTS_EVERY_MS = 1000;
 const RETRY_EVERY_MS = 60_000;
 /** Found reports nobody opened are looked at every minute: their delays are counted in minutes. */
 const ESCALATION_EVERY_MS = 60_000;
+/** Owners' transfer offers past their 7 days are looked for every minute. */
+const TRANSFER_EXPIRY_EVERY_MS = 60_000;
 const SWEEP_EVERY_MS = 24 * 3600_000;
 
 /**
  * Background work beside the HTTP server: the mail outbox, the alert e-mails, the texts, the found
- * reports nobody opened, provider calls to retry, and the daily expiry sweep. Returns a stop function for graceful shutdown: no e-mail is
+ * reports nobody opened, owners' transfer offers past their time, provider calls to retry, and the daily expiry sweep. Returns a stop function for graceful shutdown: no e-mail is
  * started after it, the e-mails claimed and not started are handed back for another instance, and it
  * resolves once those in flight are through.
  */
@@ -56,6 +59,10 @@ export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, 
     const told = await escalateFoundReports(db, escalation);
     if (told.backupReports || told.vetReports) app.log.info(told, 'found reports nobody opened were escalated');
   });
+  const expireTransfers = run('transfer offer expiry', async () => {
+    const expired = await expirePetTransfers(db);
+    if (expired) app.log.info(`transfer offers expired: ${expired}`);
+  });
   const stopReplaced = run('replaced subscriptions', () => app.payments.stopReplacedSubscriptions());
   const sweep = run('expiry sweep', async () => {
     const expired = await app.payments.expireLapsedRegistrations();
@@ -68,6 +75,7 @@ export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, 
     setInterval(sendAlerts, OUTBOX_EVERY_MS),
     setInterval(sendTexts, TEXTS_EVERY_MS),
     setInterval(escalate, ESCALATION_EVERY_MS),
+    setInterval(expireTransfers, TRANSFER_EXPIRY_EVERY_MS),
     setInterval(stopReplaced, RETRY_EVERY_MS),
     setInterval(sweep, SWEEP_EVERY_MS),
   ];

@@ -61,6 +61,7 @@ export const routes: RouteObject[] = [
       { path: paths.healthcheck, lazy: page(() => import('../features/public/HealthCheckPage'), 'HealthCheckPage') },
       // Opened from the link mailed to a new e-mail address, signed in or not.
       { path: paths.confirmEmail, lazy: page(() => import('../features/profile/ConfirmEmailPage'), 'ConfirmEmailPage') },
+      { path: paths.petTransfer, lazy: page(() => import('../features/transfers/PetTransferPage'), 'PetTransferPage') },
       { path: paths.backupContactConfirm, lazy: page(() => import('../features/contacts/ConfirmBackupContactPage'), 'ConfirmBackupContactPage') },
       ...finderRoutes,
       // The finder's form ("Reach the owner"), opened from a profile, a short link's page or the lookup.

@@ -9,6 +9,7 @@ import {
   type Pet,
 } from '@petreg/contract';
 import { and, asc, eq } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { imageUrl } from '../../adapters/storage/images.js';
 import { recordAudit } from '../../db/audit.js';
 import type { Database, Transaction } from '../../db/client.js';
@@ -33,6 +34,9 @@ export interface AdminRecordDeps {
 
 export type AdminRecords = ReturnType<typeof createAdminRecords>;
 
+/** The administrator who set a pet's dispute hold. */
+const holder = alias(users, 'holder');
+
 /** The owner's and the pet's cards of admin/pet/:id: read and save (spec 2.7, 7). */
 export function createAdminRecords(deps: AdminRecordDeps) {
   const { db, petService, accounts, sessions } = deps;
@@ -46,19 +50,29 @@ export function createAdminRecords(deps: AdminRecordDeps) {
   /** The pet as every owner call shows it, with its owner and plan, and when it was removed. */
   async function adminPet(pet: Pet): Promise<AdminPet> {
     const [row] = await db
-      .select({ userId: pets.userId, deletedAt: pets.deletedAt, plan: { id: plans.id, name: plans.name, oneTime: plans.oneTime } })
+      .select({
+        userId: pets.userId,
+        deletedAt: pets.deletedAt,
+        plan: { id: plans.id, name: plans.name, oneTime: plans.oneTime },
+        hold: { reason: pets.transferHoldReason, at: pets.transferHoldAt, byEmail: holder.email, byFirst: holder.firstName, byLast: holder.lastName },
+      })
       .from(pets)
       .leftJoin(plans, eq(plans.id, pets.planId))
+      .leftJoin(holder, eq(holder.id, pets.transferHoldBy))
       .where(eq(pets.id, pet.id));
-    const { userId, deletedAt, plan } = row!;
-    if (!deletedAt) return { ...pet, userId, plan, removed: null };
+    const { userId, deletedAt, plan, hold } = row!;
+    const transferHold =
+      hold.reason && hold.at
+        ? { reason: hold.reason, at: hold.at.toISOString(), by: `${hold.byFirst ?? ''} ${hold.byLast ?? ''}`.trim() || (hold.byEmail ?? '') }
+        : null;
+    if (!deletedAt) return { ...pet, userId, plan, removed: null, transferHold };
     // The removal retired the chips the pet carried in its own transaction, at the same moment.
     const retired = await db
       .select({ chipId: chips.chipId })
       .from(chips)
       .where(and(eq(chips.petId, pet.id), eq(chips.removedAt, deletedAt)))
       .orderBy(asc(chips.id));
-    return { ...pet, userId, plan, removed: { at: deletedAt.toISOString(), chipIds: retired.map((c) => c.chipId) } };
+    return { ...pet, userId, plan, removed: { at: deletedAt.toISOString(), chipIds: retired.map((c) => c.chipId) }, transferHold };
   }
 
   return {

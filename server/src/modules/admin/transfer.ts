@@ -1,13 +1,14 @@
 import { messages, type PetTransfer, type TransferPetInput } from '@petreg/contract';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { recordAudit } from '../../db/audit.js';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { mailOutbox, petAlerts, pets, sitePets, users } from '../../db/schema.js';
+import { mailOutbox, users } from '../../db/schema.js';
 import { conflict, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import type { PaymentService } from '../payments/service.js';
-import { releasePetFromPayer } from '../payments/shared.js';
+import { handOverPet, hasOpenAlert, lockPet } from '../pets/ownership.js';
+import { tellOffersEnded } from '../pets/transferEmails.js';
 import { accountForInvitee } from '../users/invitations.js';
 import type { UserService } from '../users/service.js';
 import { petReceivedEmail, petTransferredAwayEmail } from './emails.js';
@@ -18,30 +19,24 @@ const nameOf = ({ firstName, lastName }: { firstName: string; lastName: string }
 
 /**
  * POST admin/transfer-pet/{petId}: the pet moves to the account of the e-mail given, made (with an
- * invitation to set its password) when there is none. Its chips, plan and cover move with it, and so
- * do its lost pet alerts. Its vet links end: they are the previous owner's choice of vet, and the public
- * profile would offer that vet's number to whoever finds the pet. Backup contacts belong to the
- * previous owner's account and never were the pet's. Payments stay in the payer's history, and a
- * yearly renewal on the previous owner's card stops: the cover runs to its date, then the new owner
- * chooses a plan.
+ * invitation to set its password) when there is none, as an owner's accepted offer moves it
+ * (handOverPet: chips, cover and alerts go along, vet links end, the previous owner's renewal stops).
+ * Payments stay in the payer's history. An offer the owner had open ends, its addressee told.
  */
 export function createPetTransfer({ db, accounts, payments, publicUrl }: { db: Database; accounts: UserService; payments: Pick<PaymentService, 'stopReplacedSubscriptions'>; publicUrl: string }) {
 
   return {
-    async transfer(session: Session, petId: number, { Email: email, confirmOpenAlert = false }: TransferPetInput): Promise<PetTransfer> {
+    async transfer(session: Session, petId: number, { Email: email, confirmOpenAlert = false, confirmHold = false }: TransferPetInput): Promise<PetTransfer> {
       let outcome: { previousOwnerId: number; newOwnerId: number; invited: boolean };
       try {
         outcome = await db.transaction(async (tx) => {
-          // Locked, so a second transfer of the same pet waits and then sees the new owner.
-          const [pet] = await tx.select().from(pets).where(and(eq(pets.id, petId), isNull(pets.deletedAt))).for('update');
+          const pet = await lockPet(tx, petId);
           if (!pet) throw notFound(messages.notFound);
           const [previous] = await tx.select().from(users).where(eq(users.id, pet.userId));
-          // A lost pet changes hands only when the administrator confirmed it, knowing its alert goes along.
-          const [openAlert] = await tx
-            .select({ id: petAlerts.id })
-            .from(petAlerts)
-            .where(and(eq(petAlerts.petId, pet.id), inArray(petAlerts.status, ['NEW', 'paid'])));
-          if (openAlert && !confirmOpenAlert) throw conflict(messages.transferOpenAlert);
+          // A lost pet changes hands only when the administrator confirmed it, knowing its alert goes along;
+          // a pet held for a dispute, likewise knowing of the hold.
+          if (!confirmOpenAlert && (await hasOpenAlert(tx, pet.id))) throw conflict(messages.transferOpenAlert);
+          if (pet.transferHoldAt && !confirmHold) throw conflict(messages.adminTransferHeld);
           const from = nameOf(previous!) || previous!.email;
           const { user: next, invited } = await accountForInvitee(tx, publicUrl, email, { petName: pet.name, from });
           if (next.id === pet.userId) throw conflict(messages.petAlreadyOwned);
@@ -49,14 +44,8 @@ export function createPetTransfer({ db, accounts, payments, publicUrl }: { db: D
           // As with an upload: the registry's staff never hold owners' pets.
           if (next.roles.includes('admin')) throw conflict(messages.petUploadAccountAdmin);
 
-          const now = new Date();
-          await tx.update(pets).set({ userId: next.id, updatedAt: now }).where(eq(pets.id, pet.id));
-          await tx
-            .update(sitePets)
-            .set({ deletedAt: now, deletedBy: session.userId })
-            .where(and(eq(sitePets.petId, pet.id), isNull(sitePets.deletedAt)));
-          // Nothing the previous owner opened or set to renew bills them for the new owner's pet.
-          await releasePetFromPayer(tx, pet.id);
+          const ended = await handOverPet(tx, { petId: pet.id, toUserId: next.id, actorUserId: session.userId });
+          await tellOffersEnded(tx, ended, pet.name, previous!.firstName);
           await recordAudit(tx, {
             actorUserId: session.userId,
             action: 'transfer',

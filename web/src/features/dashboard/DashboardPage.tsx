@@ -8,6 +8,7 @@ import { useSession } from '../auth/session';
 import { BackupContactsCard } from '../contacts/BackupContactsCard';
 import { FoundReportsCard } from '../foundReports/FoundReportsCard';
 import { PetList } from '../pets/PetList';
+import { IncomingTransfersCard } from '../transfers/IncomingTransfersCard';
 import { YourVetsCard } from '../vets/YourVetsCard';
 
 /** The owner's home: found reports, pets, vets and backup contacts (spec 2.3). */
@@ -35,6 +36,7 @@ export function DashboardPage() {
           Thank you for being a member. Your plan includes partner discounts on vet care, pet meds and more.
         </Alert>
       )}
+      <IncomingTransfersCard />
       <FoundReportsCard />
       <Grid container spacing={3}>
         <Grid size={12}>

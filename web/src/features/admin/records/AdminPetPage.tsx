@@ -1,5 +1,5 @@
 import { formatDate, messages, paths, ui } from '@petreg/contract';
-import { DeleteOutlined, SwapHoriz } from '@mui/icons-material';
+import { DeleteOutlined, PanTool, SwapHoriz } from '@mui/icons-material';
 import { Alert, AlertTitle, Button, Grid, Link, Stack } from '@mui/material';
 import { useState } from 'react';
 import { Navigate, Link as RouterLink, useNavigate, useParams } from 'react-router';
@@ -15,6 +15,7 @@ import { AdminUserCard } from './AdminUserCard';
 import { useAdminPet, useAdminPetSupport, useAdminUser, useRemovePet } from './api';
 import { LostStatus, PetSupportCards } from './PetSupportCards';
 import { ProtectedRecordPanel } from './ProtectedRecordPanel';
+import { HoldTransfersDialog, TransferHoldAlert } from './TransferHold';
 import { TransferPetDialog } from './TransferPetDialog';
 
 /** admin/pet/:id: the owner's and the pet's records, with transfer and removal (spec 2.7). */
@@ -31,6 +32,7 @@ function AdminPetRecord({ petId }: { petId: number }) {
   const support = useAdminPetSupport(petId);
   const remove = useRemovePet(petId);
   const [transferring, setTransferring] = useState(false);
+  const [holding, setHolding] = useState(false);
   const [confirmingRemoval, setConfirmingRemoval] = useState(false);
 
   const removePet = () =>
@@ -62,17 +64,22 @@ function AdminPetRecord({ petId }: { petId: number }) {
     );
   }
   if (!pet.data || !user.data) return user.isError ? banner : <CenteredSpinner />;
-  const { removed } = pet.data;
+  const { removed, transferHold } = pet.data;
 
   return (
     <>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'flex-start' } }}>
         <PageHeader title={pet.data.name} subtitle={`Owned by ${user.data.data.displayName || user.data.data.email}`} />
         {!removed && (
-          <Stack direction="row" spacing={1} sx={{ flexShrink: 0, mb: { xs: 2, sm: 0 } }}>
+          <Stack direction="row" spacing={1} useFlexGap sx={{ flexShrink: 0, flexWrap: 'wrap', mb: { xs: 2, sm: 0 } }}>
             <Button variant="outlined" startIcon={<SwapHoriz />} onClick={() => setTransferring(true)}>
               Transfer
             </Button>
+            {!transferHold && (
+              <Button variant="outlined" color="warning" startIcon={<PanTool />} onClick={() => setHolding(true)}>
+                Dispute hold
+              </Button>
+            )}
             <Button variant="outlined" color="error" startIcon={<DeleteOutlined />} onClick={() => setConfirmingRemoval(true)}>
               Remove
             </Button>
@@ -88,7 +95,10 @@ function AdminPetRecord({ petId }: { petId: number }) {
           {removed.chipIds.length > 0 && ` Its chip ${removed.chipIds.join(', ')} was retired and may be registered again.`}
         </Alert>
       ) : (
-        support.data && <LostStatus lost={support.data.lost} petName={pet.data.name} />
+        <>
+          {transferHold && <TransferHoldAlert petId={petId} hold={transferHold} />}
+          {support.data && <LostStatus lost={support.data.lost} petName={pet.data.name} />}
+        </>
       )}
       <ProtectedRecordPanel user={user.data} />
       {/* Side by side only on wide screens: beside the two navigation panels each card would be cramped. */}
@@ -106,9 +116,11 @@ function AdminPetRecord({ petId }: { petId: number }) {
         petId={petId}
         petName={pet.data.name}
         lost={support.data?.lost ?? null}
+        hold={transferHold}
         open={transferring}
         onClose={() => setTransferring(false)}
       />
+      <HoldTransfersDialog petId={petId} petName={pet.data.name} open={holding} onClose={() => setHolding(false)} />
       <ConfirmDialog
         open={confirmingRemoval}
         text={messages.deleteConfirm}

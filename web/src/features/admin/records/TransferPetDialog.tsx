@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { formatDateTime, messages, transferDialogSchema, type AdminPetSupport, type TransferDialogInput } from '@petreg/contract';
+import { formatDateTime, messages, transferDialogSchema, type AdminPetSupport, type PetTransferHold, type TransferDialogInput } from '@petreg/contract';
 import { Alert, AlertTitle, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -13,6 +13,8 @@ interface TransferPetDialogProps {
   petName: string;
   /** The pet's open lost pet alert, when it has one: the transfer asks to be confirmed first. */
   lost: AdminPetSupport['lost'];
+  /** The pet's dispute hold, when it has one: the transfer asks to be confirmed first, too. */
+  hold: PetTransferHold | null;
   open: boolean;
   onClose: () => void;
 }
@@ -20,9 +22,9 @@ interface TransferPetDialogProps {
 /**
  * Spec 2.7: the new owner's e-mail, twice; on a match the transfer is requested (spec 4). A lost pet
  * (an open alert, known to the page or answered by the server) takes a second step: the administrator
- * confirms that the pet and its alert go to the new owner.
+ * confirms that the pet and its alert go to the new owner; so does a pet on a dispute hold.
  */
-export function TransferPetDialog({ petId, petName, lost, open, onClose }: TransferPetDialogProps) {
+export function TransferPetDialog({ petId, petName, lost, hold, open, onClose }: TransferPetDialogProps) {
   const titleId = useId();
   const transfer = useTransferPet(petId);
   const [confirming, setConfirming] = useState(false);
@@ -39,20 +41,20 @@ export function TransferPetDialog({ petId, petName, lost, open, onClose }: Trans
   };
 
   const onSubmit = handleSubmit(({ email }) => {
-    if (lost && !confirming) {
+    if ((lost || hold) && !confirming) {
       setConfirming(true);
       return;
     }
     // A promise, not mutate's callbacks: the page reloads the new owner meanwhile, and callbacks of a dialog
     // unmounted by that reload would never run.
-    transfer.mutateAsync({ Email: email, confirmOpenAlert: confirming }).then(
+    transfer.mutateAsync({ Email: email, confirmOpenAlert: confirming, confirmHold: confirming }).then(
       (result) => {
         toast(result.message, { variant: 'success' });
         close();
       },
       (failure: unknown) => {
-        // An alert opened since the page loaded: the server asks for the same confirmation.
-        if (failure instanceof ApiError && failure.errors.includes(messages.transferOpenAlert)) {
+        // An alert opened (or a hold set) since the page loaded: the server asks for the same confirmation.
+        if (failure instanceof ApiError && (failure.errors.includes(messages.transferOpenAlert) || failure.errors.includes(messages.adminTransferHeld))) {
           setConfirming(true);
           return;
         }
@@ -70,14 +72,23 @@ export function TransferPetDialog({ petId, petName, lost, open, onClose }: Trans
         <DialogTitle id={titleId}>Transfer {petName}</DialogTitle>
         <DialogContent>
           <Stack spacing={2}>
-            {confirming ? (
+            {confirming && hold && (
+              <Alert severity="warning">
+                <AlertTitle>Transfers of {petName} are on hold</AlertTitle>
+                Set by {hold.by} on {formatDateTime(hold.at)}: {hold.reason}. Transfer anyway?
+              </Alert>
+            )}
+            {confirming && lost && (
               <Alert severity="warning">
                 <AlertTitle>{petName} is reported lost</AlertTitle>
-                {lost && `Missing since ${formatDateTime(lost.missingDate)}, last seen in ${lost.place ?? lost.zipCode}. `}
+                {`Missing since ${formatDateTime(lost.missingDate)}, last seen in ${lost.place ?? lost.zipCode}. `}
                 The open alert moves with {petName} to the new owner, who will be the one finders and professionals reach. Transfer
                 anyway?
               </Alert>
-            ) : (
+            )}
+            {/* Neither known to the page: the server's own words. */}
+            {confirming && !lost && !hold && <Alert severity="warning">{firstError(transfer.error, messages.transferOpenAlert)}</Alert>}
+            {!confirming && (
               <DialogContentText>
                 The pet, its microchip and its protection move to the account of this email; a new account is invited to set a
                 password. Both owners are told by email.

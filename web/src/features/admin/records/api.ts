@@ -4,6 +4,7 @@ import type {
   AdminPetUpdate,
   AdminUser,
   AdminUserUpdate,
+  PetHoldInput,
   PetTransfer,
   ProtectedRecordUpdate,
   TransferPetInput,
@@ -76,4 +77,14 @@ export function useRemovePet(petId: number) {
     mutationFn: () => api.get<{ id: number }>(`admin/remove-pet/${petId}`),
     onSuccess: () => queryClient.removeQueries({ queryKey: petRecordKey(petId) }),
   });
+}
+
+/** PUT/DELETE admin/pet-hold/{petId}: the dispute hold set with its reason, or lifted; the record shows it. */
+export function useTransferHold(petId: number) {
+  const queryClient = useQueryClient();
+  const onSuccess = () => queryClient.invalidateQueries({ queryKey: petRecordKey(petId) });
+  return {
+    set: useMutation({ mutationFn: (hold: PetHoldInput) => api.put<{ message: string }>(`admin/pet-hold/${petId}`, hold), onSuccess }),
+    lift: useMutation({ mutationFn: () => api.delete<{ message: string }>(`admin/pet-hold/${petId}`), onSuccess }),
+  };
 }
