@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { messages, type AuthResult, type Pet, type StaticData, type User } from '@petreg/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -122,7 +123,8 @@ describe('GET Users/export', () => {
     expect(file.backupContacts).toEqual([expect.objectContaining({ name: owner.details.contactName, phoneNumber: `+1${owner.details.contactPhone}` })]);
     expect(file.vets).toEqual([expect.objectContaining({ petId: owner.pet.id, name: owner.vet.name })]);
     expect(file.payments).toEqual([expect.objectContaining({ plan: 'Lost Pet Alert', amountCents: 1499, cardLast4: '4242', status: 'paid' })]);
-    expect(file.alerts).toEqual([expect.objectContaining({ petId: owner.lost.id, status: 'paid', recipientsCount: 1, emails: { pending: 1, opened: 0 } })]);
+    const recipients = (await kit.recipientsOf(owner.alert.id)).length;
+    expect(file.alerts).toEqual([expect.objectContaining({ petId: owner.lost.id, status: 'paid', recipientsCount: recipients, emails: { pending: recipients, opened: 0 } })]);
     expect(file.foundReports).toEqual([expect.objectContaining({ finderName: expect.stringMatching(/^Finder Fennimore/), message: expect.stringContaining('Found Marmaduke') })]);
     const kinds = file.emails.map((m: { kind: string }) => m.kind);
     expect(kinds).toContain('email-confirmation');
@@ -142,11 +144,14 @@ describe('GET Users/export', () => {
   });
 });
 
+/** pdf.js reads the 14 standard fonts' metrics (the card's Helvetica) from its own package. */
+const standardFontDataUrl = join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts/');
+
 const cardOf = (petId: number, token?: string, query = '') =>
   ctx.app.inject({ method: 'GET', url: `/api/v2/Pet/${petId}/card.pdf${query}`, headers: token ? { authorization: `Bearer ${token}` } : {}, remoteAddress: '127.0.0.1' });
 
 async function readPdf(bytes: Buffer) {
-  const pdf = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false }).promise;
+  const pdf = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, standardFontDataUrl }).promise;
   const page = await pdf.getPage(1);
   const content = await page.getTextContent();
   const text = content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
@@ -167,7 +172,7 @@ describe('GET Pet/{id}/card.pdf', () => {
     expect(small.text).toContain('Marmaduke');
     expect(small.text).toContain(`Microchip ${owner.chipId}`);
     const brand = (await call<StaticData>(ctx.app, 'GET', 'utilities/static-data')).body.result!.brands.find((b) => b.id === owner.pet.chips[0]!.chipTypeId)!;
-    expect(small.text).toContain(`Microchip ${owner.chipId}  ·  ${brand.name}`);
+    expect(small.text).toMatch(new RegExp(`Microchip ${owner.chipId} +· +${brand.name}`));
     expect(small.text).toContain(REGISTRY_PHONE);
     const shortLink = (await call<Pet>(ctx.app, 'GET', `Pet/${owner.pet.id}`, { token: owner.token })).body.result!.shortId;
     expect(small.text).toContain(`http://localhost:3000/short/${shortLink}`);
@@ -264,7 +269,8 @@ describe('POST Users/close-account', () => {
     const [alert] = await db().select().from(petAlerts).where(eq(petAlerts.id, owner.alert.id));
     expect(alert!.status).toBe('ended');
     const alertMails = await db().select().from(alertEmails).where(eq(alertEmails.alertId, owner.alert.id));
-    expect(alertMails.map((m) => m.status)).toEqual(['canceled']);
+    expect(alertMails.length).toBeGreaterThan(0);
+    expect(new Set(alertMails.map((m) => m.status))).toEqual(new Set(['canceled']));
     const queued = await db().select().from(mailOutbox).where(and(eq(mailOutbox.subject, 'Queued for you')));
     expect(queued).toEqual([]);
     // Photos are gone from disk.

@@ -38,6 +38,7 @@ import { FormTextField } from '../../components/FormTextField';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { useSession } from '../auth/session';
 import { PetShortLink } from '../public/PetShortLink';
+import { PetPrintCard } from './PetPrintCard';
 import { PetVetsCard } from '../vets/PetVetsCard';
 import { usePet, useUpdatePet, useUpgradeToLifetime } from './api';
 import { coverage, petImage, isRegistered, registrationStatus } from './petDisplay';
@@ -86,6 +87,7 @@ function PetUpdate({ id }: { id: number }) {
           <OwnerCard user={user} />
           <PetVetsCard pet={pet.data} />
           <PetShortLink pet={pet.data} />
+          <PetPrintCard pet={pet.data} />
         </Stack>
       </Grid>
     </Grid>
