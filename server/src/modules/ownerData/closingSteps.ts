@@ -117,15 +117,21 @@ const contacts: ClosingStep = async (tx, account) => {
     .where(eq(backupContacts.userId, account.id));
 };
 
-/** Mails to the owner, and copies of mails to others that name the owner: queued ones are dropped, all lose their words. */
+/**
+ * Mails to the owner (at the account's address, or one it asked to change to), and copies of mails to
+ * others that name the owner: queued ones are dropped, all lose their words.
+ */
 const mails: ClosingStep = async (tx, account) => {
-  const toOwner = eq(sql`lower(${mailOutbox.recipient})`, account.email.toLowerCase());
+  const asked = await tx.select({ email: emailChanges.newEmail }).from(emailChanges).where(eq(emailChanges.userId, account.id));
+  const addresses = [...new Set([account.email, ...asked.map((a) => a.email)].map((a) => a.toLowerCase()))];
+  const toOwner = inArray(sql`lower(${mailOutbox.recipient})`, addresses);
   const about = or(toOwner, mentions(mailOutbox.subject, account.needles), mentions(mailOutbox.text, account.needles), mentions(mailOutbox.html, account.needles))!;
   await tx.update(mailOutbox).set({ status: 'canceled' }).where(and(about, eq(mailOutbox.status, 'pending')));
   await tx
     .update(mailOutbox)
-    .set({ recipient: sql`case when ${toOwner} then ${closedAccountEmail(account.id)} else ${mailOutbox.recipient} end`, subject: ERASED, text: ERASED, html: null, lastError: null })
-    .where(about);
+    .set({ recipient: closedAccountEmail(account.id), subject: ERASED, text: ERASED, html: null, lastError: null })
+    .where(and(about, toOwner));
+  await tx.update(mailOutbox).set({ subject: ERASED, text: ERASED, html: null, lastError: null }).where(about);
 };
 
 /** Texts to the owner and those sent on the owner's behalf (to backup contacts, to finders). */
