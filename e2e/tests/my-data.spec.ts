@@ -61,7 +61,7 @@ test.describe('[OWNER][MY_DATA]', () => {
     await page.goto('/client/profile');
     await expect(page).toHaveURL(/\/sign-in/);
     await page.goto(`/pet-profiles/${pet.publicId}`);
-    await expect(page.getByText('Record not found')).toBeVisible();
+    await expect(page.getByRole('heading', { name: "We couldn't find this pet profile" })).toBeVisible();
     expect((await request.get(`/api/v2/pet/pet-profiles/${pet.publicId}`)).status()).toBe(404);
   });
 
