@@ -50,6 +50,10 @@ import { createContactService } from './modules/contacts/service.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { createPaymentService, type PaymentService } from './modules/payments/service.js';
 import { petRoutes } from './modules/pets/routes.js';
+import { createPetCards } from './modules/pets/card.js';
+import { createAccountClosing } from './modules/ownerData/closeAccount.js';
+import { createAccountExport } from './modules/ownerData/export.js';
+import { ownerDataRoutes } from './modules/ownerData/routes.js';
 import { createPetService } from './modules/pets/service.js';
 import { publicRoutes } from './modules/public/routes.js';
 import { createApiKeyGate } from './modules/public/apiKeys.js';
@@ -265,10 +269,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     async (api) => {
       await api.register(userRoutes, { users, social: createSocialVerifier(config) });
       await api.register(utilityRoutes, { utilities });
-      await api.register(petRoutes, { pets });
       await api.register(petTransferRoutes, {
         transfers: createOwnerTransfers({ db: database.db, publicUrl: config.publicUrl }),
         acceptance: createTransferAcceptance({ db: database.db, accounts: users, payments }),
+      });
+      await api.register(petRoutes, {
+        pets,
+        cards: createPetCards({ db: database.db, storage, publicUrl: config.publicUrl, registry: config.registry }),
       });
       await api.register(contactRoutes, { contacts });
       await api.register(publicRoutes, { publicPages });
@@ -281,6 +288,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(siteRoutes, { sites, tiles: config.googleMapTiles && createGoogleMapTiles(config.googleMapTiles, app.log) });
       await api.register(paymentRoutes, { payments, localCheckout: provider.name === 'local' });
       await api.register(alertRoutes, { alerts });
+      await api.register(ownerDataRoutes, {
+        accountExport: createAccountExport({ db: database.db, registryName: config.registry.name }),
+        closing: createAccountClosing({ db: database.db, secret: deps.jwtSecret, sessions: app.sessions, storage, payments, forget: users.forget }),
+      });
       const inbox = createFoundInbox({ db: database.db, storage });
       await api.register(foundInboxRoutes, { inbox, sharing: createPhoneSharing({ db: database.db, inbox }) });
       await api.register(adminSiteRoutes, {

@@ -115,7 +115,7 @@ export const adminPetRecentPayments = 10;
 export interface AdminPetSupport {
   /** The pet's open lost pet alert: NEW while unpaid (not sent), paid once sent. */
   lost: {
-    status: Exclude<AlertStatus, 'found'>;
+    status: Exclude<AlertStatus, 'found' | 'ended'>;
     /** Since when the pet is missing (ISO timestamp). */
     missingDate: string;
     /** Where it was last seen: the ZIP, and its place name when the ZIP table knows it. */

@@ -10,9 +10,9 @@ import { optionalZipCodeField } from './place.js';
 
 /**
  * An alert's life: NEW while it waits for payment, paid once it is sent (the pet then shows in the
- * analytics), found when the owner marks the pet found.
+ * analytics), found when the owner marks the pet found, ended when its owner closed the account.
  */
-export const alertStatuses = ['NEW', 'paid', 'found'] as const;
+export const alertStatuses = ['NEW', 'paid', 'found', 'ended'] as const;
 export type AlertStatus = (typeof alertStatuses)[number];
 
 /** The stored pet must meet the form's rules before an alert about it goes out. */

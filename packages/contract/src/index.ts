@@ -27,3 +27,4 @@ export * from './foundReport.js';
 export * from './foundInbox.js';
 export * from './protectedRecord.js';
 export * from './petTransfer.js';
+export * from './ownerData.js';

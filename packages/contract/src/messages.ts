@@ -89,6 +89,8 @@ export const messages = {
   chipTaken: 'This microchip id is already registered to another pet.',
   registeredChipLocked: 'The microchip id of a registered pet can be changed only by our support team.',
   accountNotClosable: 'This account has pets or payments: please contact our support to close it.',
+  adminCannotCloseAccount: 'An administrator account cannot be closed here: ask another administrator to switch it off.',
+  accountClosed: 'Your account is closed. We are sorry to see you go.',
   chipImplausible: 'This microchip id does not look like a valid ISO chip number. Please double-check it.',
   breedsMax: 'You can choose up to 3 breeds',
   petIdMismatch: 'The pet id does not match',

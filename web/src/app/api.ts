@@ -89,7 +89,45 @@ async function call<T>(method: Method, path: string, body?: unknown, options: Ca
   return payload.result as T;
 }
 
+/** The name a file answer gives itself (Content-Disposition), or the fallback. */
+function fileNameOf(response: Response, fallback: string): string {
+  const header = response.headers.get('content-disposition') ?? '';
+  const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (utf8) return decodeURIComponent(utf8[1]!);
+  return /filename="([^"]+)"/i.exec(header)?.[1] ?? fallback;
+}
+
+/** A file the API answers (an export, a PDF) with its name; a failure still comes as the envelope. */
+async function file(path: string, fallbackName: string): Promise<{ blob: Blob; fileName: string }> {
+  const token = accessToken.get();
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}/${path}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  } catch {
+    throw new ApiError(0, []);
+  }
+  if (response.status === 401 && token) onUnauthorized?.();
+  if (!response.ok) {
+    const payload: unknown = await response.json().catch(() => null);
+    throw new ApiError(response.status, isEnvelope(payload) ? payload.errors : []);
+  }
+  return { blob: await response.blob(), fileName: fileNameOf(response, fallbackName) };
+}
+
+/** Saves a file the browser names `fileName`, at once. */
+export function saveBlob(blob: Blob, fileName: string) {
+  const url = URL.createObjectURL(blob);
+  const link = Object.assign(document.createElement('a'), { href: url, download: fileName });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The browser has taken the file once the click's task is over.
+  window.setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
 export const api = {
+  /** A file answer: its content and name. */
+  file,
   get: <T>(path: string, options?: CallOptions) => call<T>('GET', path, undefined, options),
   post: <T>(path: string, body: unknown = {}, options?: CallOptions) => call<T>('POST', path, body, options),
   put: <T>(path: string, body: unknown, options?: CallOptions) => call<T>('PUT', path, body, options),

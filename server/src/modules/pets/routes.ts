@@ -1,10 +1,14 @@
-import { failure, fileParams, idParams, messages, petImageQuery, petProfileSchema, petRegistrationSchema } from '@petreg/contract';
+import { failure, fileParams, idParams, messages, petCardQuery, petImageQuery, petProfileSchema, petRegistrationSchema } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { answer, sendImage, withImageBodyLimit } from '../../http.js';
+import { answer, perUser, sendImage, withImageBodyLimit } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
+import type { createPetCards } from './card.js';
 import type { PetService } from './service.js';
 
-export const petRoutes: FastifyPluginAsyncZod<{ pets: PetService }> = async (app, { pets }) => {
+/** Drawing a card decodes the photo and draws a QR code: a few a minute is all a printer needs. */
+const CARD_LIMIT = { max: 20, window: 60_000 };
+
+export const petRoutes: FastifyPluginAsyncZod<{ pets: PetService; cards: ReturnType<typeof createPetCards> }> = async (app, { pets, cards }) => {
   const tags = ['Pets'];
 
   app.get('/pet/user-pets', { schema: { tags }, config: { auth: 'signedIn' } }, async (request) =>
@@ -29,6 +33,22 @@ export const petRoutes: FastifyPluginAsyncZod<{ pets: PetService }> = async (app
 
   app.get('/Pet/:id', { schema: { tags, params: idParams }, config: { auth: 'signedIn' } }, async (request) =>
     answer(await pets.get(sessionOf(request), request.params.id)),
+  );
+
+  app.get(
+    '/Pet/:id/card.pdf',
+    { schema: { tags, params: idParams, querystring: petCardQuery }, config: { auth: 'signedIn', ...perUser(CARD_LIMIT) } },
+    async (request, reply) => {
+      const { name, pdf } = await cards.card(sessionOf(request), request.params.id, request.query.size);
+      // The name goes in the header's UTF-8 form only; the ASCII fallback keeps letters and digits.
+      const file = `${name}-card-${request.query.size}.pdf`;
+      const ascii = file.replace(/[^\w.-]+/g, '-');
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file)}`)
+        .header('cache-control', 'private, no-store')
+        .send(pdf);
+    },
   );
 
   app.put(

@@ -39,6 +39,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { useSession } from '../auth/session';
 import { PetShortLink } from '../public/PetShortLink';
 import { PetTransferCard } from '../transfers/PetTransferCard';
+import { PetPrintCard } from './PetPrintCard';
 import { PetVetsCard } from '../vets/PetVetsCard';
 import { usePet, useUpdatePet, useUpgradeToLifetime } from './api';
 import { coverage, petImage, isRegistered, registrationStatus } from './petDisplay';
@@ -88,6 +89,7 @@ function PetUpdate({ id }: { id: number }) {
           <PetVetsCard pet={pet.data} />
           <PetShortLink pet={pet.data} />
           <PetTransferCard petId={pet.data.id} petName={pet.data.name} />
+          <PetPrintCard pet={pet.data} />
         </Stack>
       </Grid>
     </Grid>

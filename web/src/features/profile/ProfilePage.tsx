@@ -1,16 +1,17 @@
 import { messages } from '@petreg/contract';
 import { GppGood } from '@mui/icons-material';
-import { Alert, AlertTitle, Grid } from '@mui/material';
+import { Alert, AlertTitle, Grid, Stack } from '@mui/material';
 import { firstError } from '../../app/api';
 import { CenteredSpinner } from '../../components/CenteredSpinner';
 import { useCurrentUser } from './api';
 import { PasswordCard } from './PasswordCard';
 import { ProfileCard } from './ProfileCard';
+import { YourDataCard } from './YourDataCard';
 
 export function ProfilePage() {
   const currentUser = useCurrentUser();
 
-  // The two cards carry the page's headings (spec 2.1), so there is no page title above them.
+  // The cards carry the page's headings (spec 2.1), so there is no page title above them.
   return (
     <Grid container spacing={3} sx={{ alignItems: 'flex-start' }}>
       {currentUser.data?.data.recordProtected && (
@@ -33,7 +34,10 @@ export function ProfilePage() {
         )}
       </Grid>
       <Grid size={{ xs: 12, xl: 5 }}>
-        <PasswordCard />
+        <Stack spacing={3}>
+          <PasswordCard />
+          {currentUser.data && <YourDataCard user={currentUser.data} />}
+        </Stack>
       </Grid>
     </Grid>
   );

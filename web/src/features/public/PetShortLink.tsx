@@ -1,4 +1,4 @@
-import { paths, withId, type Pet } from '@petreg/contract';
+import { paths, shortLinkQrOptions as qrOptions, withId, type Pet } from '@petreg/contract';
 import { Download, QrCode2 } from '@mui/icons-material';
 import { Box, Button, Link, Skeleton, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
@@ -6,8 +6,6 @@ import QRCode from 'qrcode';
 import { usePublicSettings } from '../../app/settings';
 import { SectionCard } from '../../components/SectionCard';
 
-/** Quiet zone of 2 modules, and medium error correction: a scratched tag still scans. */
-const qrOptions = { margin: 2, errorCorrectionLevel: 'M' } as const;
 /** Large enough to stay sharp when printed on a 1-inch tag. */
 const PNG_WIDTH = 1024;
 

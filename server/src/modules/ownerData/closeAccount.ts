@@ -1,0 +1,62 @@
+import { messages, normalisePhone } from '@petreg/contract';
+import { eq } from 'drizzle-orm';
+import type { FileStorage } from '../../adapters/storage/index.js';
+import { imageFolders } from '../../adapters/storage/images.js';
+import { recordAudit } from '../../db/audit.js';
+import type { Database } from '../../db/client.js';
+import { pets, users } from '../../db/schema.js';
+import { badRequest, forbidden, notFound } from '../../errors.js';
+import { isAdministrator, type Session, type SessionService } from '../../plugins/auth.js';
+import type { PaymentService } from '../payments/service.js';
+import { createPasswordCheck } from '../users/signIn.js';
+import { closingSteps, needlesOf, type ClosingAccount } from './closingSteps.js';
+
+/**
+ * POST Users/close-account: the owner's password, then every personal detail erased in one
+ * transaction (closingSteps), the sessions ended and the photos deleted. Rows stay, emptied: what
+ * others did (payments, alerts sent to professionals) keeps its history.
+ */
+export function createAccountClosing(deps: {
+  db: Database;
+  secret: string;
+  sessions: SessionService;
+  storage: FileStorage;
+  payments: Pick<PaymentService, 'stopReplacedSubscriptions'>;
+  /** Drops what the users module remembers of the account. */
+  forget: (userId: number) => void;
+}) {
+  const { db, sessions, storage } = deps;
+  const passwords = createPasswordCheck(deps);
+
+  return {
+    async close(session: Session, password: string, address: string): Promise<void> {
+      // An administrator closing themselves could leave the registry with none; another one switches it off.
+      if (isAdministrator(session)) throw forbidden(messages.adminCannotCloseAccount);
+      const [user] = await db.select().from(users).where(eq(users.id, session.userId));
+      if (!user) throw notFound(messages.notFound);
+      if (!(await passwords.check(user.email, user, password, address))) throw badRequest(messages.currentPasswordWrong);
+
+      const phone = user.phoneNumber && normalisePhone(user.phoneNumber);
+      const petRows = await db.select({ id: pets.id }).from(pets).where(eq(pets.userId, user.id));
+      const account: ClosingAccount = {
+        id: user.id,
+        email: user.email,
+        needles: needlesOf(user, phone),
+        phone,
+        petIds: petRows.map((p) => p.id),
+        files: user.photo ? [{ folder: imageFolders.users, name: user.photo }] : [],
+      };
+      await db.transaction(async (tx) => {
+        // One closing at a time: a second request waits, then finds the account closed.
+        const [locked] = await tx.select({ email: users.email }).from(users).where(eq(users.id, user.id)).for('update');
+        if (locked?.email !== user.email) throw notFound(messages.notFound);
+        for (const step of closingSteps) await step(tx, account);
+        await recordAudit(tx, { actorUserId: user.id, action: 'close', entity: 'user', entityId: user.id, before: null, after: { closed: true } });
+      });
+      await sessions.revokeAllFor(user.id);
+      deps.forget(user.id);
+      await deps.payments.stopReplacedSubscriptions();
+      await Promise.all(account.files.map((file) => storage.delete(file.folder, file.name)));
+    },
+  };
+}
