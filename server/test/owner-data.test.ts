@@ -88,6 +88,7 @@ async function fullOwner() {
   const finderPhoto = `${'a'.repeat(31)}${n}.jpg`.slice(-36);
   await db().insert(foundReports).values({
     petId: pet.id,
+    ownerId: owner.user.id,
     finderName: `Finder Fennimore${n}`,
     finderPhone: '+13145559876',
     finderEmail: `fennimore${n}@example.net`,

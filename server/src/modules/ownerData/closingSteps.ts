@@ -89,8 +89,7 @@ const alerts: ClosingStep = async (tx, account) => {
 
 /** What finders wrote to the owner, and their contact: theirs was given to reach this owner only. */
 const found: ClosingStep = async (tx, account) => {
-  if (account.petIds.length === 0) return;
-  const mine = inArray(foundReports.petId, account.petIds);
+  const mine = eq(foundReports.ownerId, account.id);
   const photos = await tx.select({ photo: foundReports.photo }).from(foundReports).where(and(mine, isNotNull(foundReports.photo)));
   for (const { photo } of photos) account.files.push({ folder: imageFolders.foundReports, name: photo! });
   await tx

@@ -240,9 +240,8 @@ const alerts: ExportSection = {
 const found: ExportSection = {
   key: 'foundReports',
   async build(db, owner) {
-    if (owner.petIds.length === 0) return [];
-    const rows = await db.select().from(foundReports).where(inArray(foundReports.petId, owner.petIds)).orderBy(asc(foundReports.id));
-    // The finder wrote to this owner: their words and contact are the owner's to keep.
+    const rows = await db.select().from(foundReports).where(eq(foundReports.ownerId, owner.id)).orderBy(asc(foundReports.id));
+    // The finder wrote to this owner (reports stay with the owner they were made to, whoever holds the pet now): their words and contact are the owner's to keep.
     return rows.map(({ backupContactsToldAt: _b, vetsToldAt: _v, ...report }) => report);
   },
 };
