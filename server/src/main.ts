@@ -33,11 +33,13 @@ async function main() {
     ? createTwilioTexter(config.twilio, `${config.publicUrl}${API_BASE}/sms/status`)
     : createFileTexter(join(config.dataDir, 'sms'));
   const app = await buildApp({ config, database, mailer, jwtSecret });
-  const stopWorker = startWorker(app, database.db, mailer, texter, alertMailSettingsOf(config), config.foundReportEscalation);
   // Replies to lost pet alert e-mails, relayed to the owner, when an inbound mail domain is set.
   const inbound = config.inboundMail
     ? createInboundMailListener({ settings: config.inboundMail, replies: createAlertReplies({ db: database.db, publicUrl: config.publicUrl }), log: app.log })
     : null;
+  const stopWorker = startWorker(app, database.db, mailer, texter, alertMailSettingsOf(config), config.foundReportEscalation, {
+    publicUrl: config.publicUrl,
+  });
 
   let closing = false;
   const shutdown = async (signal: string) => {

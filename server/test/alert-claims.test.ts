@@ -108,7 +108,9 @@ describe('a claimed alert e-mail', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     let stopped: Promise<void>;
     try {
-      const stop = startWorker(ctx.app, db(), server.mailer, createFileTexter(ctx.outboxDir), alertMailSettings, { backupAfterMinutes: 15, vetsAfterMinutes: 120 });
+      const stop = startWorker(ctx.app, db(), server.mailer, createFileTexter(ctx.outboxDir), alertMailSettings, { backupAfterMinutes: 15, vetsAfterMinutes: 120 }, {
+        publicUrl: 'http://localhost',
+      });
       // The worker's alert round starts on its timer.
       vi.advanceTimersByTime(5000);
       await server.busy;

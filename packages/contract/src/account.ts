@@ -131,6 +131,9 @@ export const profileSchema = requestObject({
   notifyBySms: z.boolean({ error: messages.invalidChoice }).default(false),
   /** Text the owner's verified mobile when a finder reports a pet; absent keeps the choice. */
   textFoundReports: z.boolean({ error: messages.invalidChoice }).optional(),
+  /** The renewal and chip scan reminders (reminderSwitches); absent keeps the choice. */
+  renewalReminders: z.boolean({ error: messages.invalidChoice }).optional(),
+  chipScanReminders: z.boolean({ error: messages.invalidChoice }).optional(),
   /** A data URL for a new photo, the stored name to keep it, empty to remove it; absent keeps it. */
   photo: textField(imageDataUrlMax, messages.imageTooLarge, messages.onlyImages).nullish(),
   /** Required when the e-mail changes: a stolen session alone must not move the account to another address. */

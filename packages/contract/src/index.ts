@@ -28,3 +28,4 @@ export * from './foundInbox.js';
 export * from './protectedRecord.js';
 export * from './petTransfer.js';
 export * from './ownerData.js';
+export * from './reminders.js';

@@ -28,6 +28,9 @@ export const mailKinds = {
   'found-report': 'Found report (to the owner)',
   'finder-contact': "Owner's number (to the finder)",
   'found-report-vet': "Found report (to the pet's vet)",
+  'renewal-reminder': 'Plan renewal reminder',
+  'cover-lapsed': 'Cover lapsed',
+  'chip-scan-reminder': 'Chip scan reminder',
 } as const;
 export type MailKind = keyof typeof mailKinds;
 

@@ -36,6 +36,10 @@ export interface User {
     notifyBySms: boolean;
     /** Found reports are texted to the verified mobile (on unless the owner turned it off). */
     textFoundReports: boolean;
+    /** E-mails before a yearly plan renews or ends (on unless the owner turned them off). */
+    renewalReminders: boolean;
+    /** The yearly e-mail asking to have each pet's chip scanned (on unless the owner turned it off). */
+    chipScanReminders: boolean;
     isActive: boolean;
     /**
      * An administrator protected the record (a dispute, a domestic-abuse case): finders and

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { ApiKeyPeriod, MailKind, PetTransferStatus, TextKind } from '@petreg/contract';
+import type { ApiKeyPeriod, MailKind, PetTransferStatus, ReminderKind, TextKind } from '@petreg/contract';
 import {
   type AnyPgColumn,
   bigint,
@@ -91,6 +91,10 @@ export const users = pgTable(
     phoneVerifiedAt: timestamptz('phone_verified_at'),
     /** Found reports are texted to the owner's verified mobile unless the owner opts out here. */
     textFoundReports: boolean('text_found_reports').notNull().default(true),
+    /** E-mails 30 and 7 days before a yearly plan renews or ends, unless the owner opts out here. */
+    renewalReminders: boolean('renewal_reminders').notNull().default(true),
+    /** A yearly e-mail on each pet's registration anniversary asking to have its chip scanned, unless the owner opts out here. */
+    chipScanReminders: boolean('chip_scan_reminders').notNull().default(true),
     /** Set when the owner backed out of sign-up: the e-mail may then sign up afresh. */
     signUpAbandonedAt: timestamptz('sign_up_abandoned_at'),
     createdAt: createdAt(),
@@ -729,4 +733,23 @@ export const petTransfers = pgTable(
     index('pet_transfers_to_email_idx').on(sql`lower(${t.toEmail})`).where(sql`${t.status} = 'open'`),
     index('pet_transfers_due_idx').on(t.expiresAt).where(sql`${t.status} = 'open'`),
   ],
+);
+
+/**
+ * The reminders the worker sent (reminderKinds): one per pet, kind and period (a plan's end date,
+ * or a registration anniversary). Its unique key is the claim: of two workers only one inserts the
+ * row, and only the one that did queues the e-mail, in the same transaction.
+ */
+export const reminders = pgTable(
+  'reminders',
+  {
+    id: serial('id').primaryKey(),
+    petId: integer('pet_id').notNull().references(() => pets.id),
+    /** The owner it was sent to. */
+    userId: integer('user_id').notNull().references(() => users.id),
+    kind: text('kind').$type<ReminderKind>().notNull(),
+    period: date('period', { mode: 'string' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('reminders_once_idx').on(t.petId, t.kind, t.period)],
 );

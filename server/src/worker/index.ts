@@ -7,6 +7,7 @@ import { sweepSignInAttempts } from '../modules/users/signIn.js';
 import type { AlertMailSettings } from '../modules/alerts/messages.js';
 import { escalateFoundReports, type EscalationSettings } from '../modules/foundReports/escalation.js';
 import { expirePetTransfers } from '../modules/pets/transferExpiry.js';
+import { sendReminders, type ReminderSettings } from '../modules/reminders/service.js';
 import { sendDueAlertEmails } from './alertEmails.js';
 import { sendDueMail } from './outbox.js';
 import { sendDueTexts } from './texts.js';
@@ -20,14 +21,25 @@ const ESCALATION_EVERY_MS = 60_000;
 /** Owners' transfer offers past their 7 days are looked for every minute. */
 const TRANSFER_EXPIRY_EVERY_MS = 60_000;
 const SWEEP_EVERY_MS = 24 * 3600_000;
+/** Reminders are looked for every hour: each is due on a day, and its unique key keeps it from going twice. */
+const REMINDERS_EVERY_MS = 3600_000;
 
 /**
  * Background work beside the HTTP server: the mail outbox, the alert e-mails, the texts, the found
- * reports nobody opened, owners' transfer offers past their time, provider calls to retry, and the daily expiry sweep. Returns a stop function for graceful shutdown: no e-mail is
+ * reports nobody opened, owners' transfer offers past their time, provider calls to retry, the owners'
+ * reminders and the daily expiry sweep. Returns a stop function for graceful shutdown: no e-mail is
  * started after it, the e-mails claimed and not started are handed back for another instance, and it
  * resolves once those in flight are through.
  */
-export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, texter: Texter, alertMail: AlertMailSettings, escalation: EscalationSettings): () => Promise<void> {
+export function startWorker(
+  app: FastifyInstance,
+  db: Database,
+  mailer: Mailer,
+  texter: Texter,
+  alertMail: AlertMailSettings,
+  escalation: EscalationSettings,
+  reminders: ReminderSettings,
+): () => Promise<void> {
   // Each job runs on its own: a long alert run does not hold up a password reset or a receipt. A tick
   // that finds its job's previous round still going is skipped rather than queued behind it.
   const rounds = new Set<Promise<void>>();
@@ -69,7 +81,12 @@ export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, 
     if (expired) app.log.info(`expiry sweep: ${expired} yearly registrations lapsed`);
     await sweepSignInAttempts(db);
   });
+  const remind = run('reminders', async () => {
+    const queued = await sendReminders(db, reminders);
+    if (queued.renewals || queued.chipScans) app.log.info(queued, 'reminders queued');
+  });
   sweep();
+  remind();
   const timers = [
     setInterval(sendMail, OUTBOX_EVERY_MS),
     setInterval(sendAlerts, OUTBOX_EVERY_MS),
@@ -78,6 +95,7 @@ export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, 
     setInterval(expireTransfers, TRANSFER_EXPIRY_EVERY_MS),
     setInterval(stopReplaced, RETRY_EVERY_MS),
     setInterval(sweep, SWEEP_EVERY_MS),
+    setInterval(remind, REMINDERS_EVERY_MS),
   ];
   return async () => {
     stopping.abort();

@@ -82,6 +82,8 @@ export function createAccounts(deps: { db: Database; sessions: SessionService })
         notifyByEmail: u.notifyByEmail,
         notifyBySms: u.notifyBySms,
         textFoundReports: u.textFoundReports,
+        renewalReminders: u.renewalReminders,
+        chipScanReminders: u.chipScanReminders,
         isActive: u.isActive,
         recordProtected: u.recordProtectedAt !== null,
         createDate: u.createdAt.toISOString(),

@@ -1,4 +1,4 @@
-import { formatPhone, type ProfileInput, type User } from '@petreg/contract';
+import { formatPhone, reminderSwitches, type ProfileInput, type User } from '@petreg/contract';
 import { Grid, type GridProps } from '@mui/material';
 import type { Control } from 'react-hook-form';
 import { FormCheckbox } from '../../components/FormCheckbox';
@@ -11,7 +11,7 @@ export type AccountValues = Omit<ProfileInput, 'photo' | 'currentPassword'>;
 
 type NameValues = Pick<AccountValues, 'firstName' | 'lastName'>;
 type AddressValues = Pick<AccountValues, 'address1' | 'address2' | 'city' | 'stateId' | 'zipcode'>;
-type NotificationValues = Pick<AccountValues, 'notifyByEmail' | 'notifyBySms' | 'textFoundReports'>;
+type NotificationValues = Pick<AccountValues, 'notifyByEmail' | 'notifyBySms' | 'textFoundReports' | keyof typeof reminderSwitches>;
 
 /** A stored account as the values of the fields both forms share. */
 export function accountFormValues({ data }: User): AccountValues {
@@ -28,6 +28,8 @@ export function accountFormValues({ data }: User): AccountValues {
     notifyByEmail: data.notifyByEmail,
     notifyBySms: data.notifyBySms,
     textFoundReports: data.textFoundReports,
+    renewalReminders: data.renewalReminders,
+    chipScanReminders: data.chipScanReminders,
   };
 }
 
@@ -112,7 +114,10 @@ export function AddressFields<T extends AddressValues, C, O>({ control, ...props
   );
 }
 
-/** The e-mail and SMS notification switches and the found reports' texts, as grid items of the surrounding form's grid. */
+/**
+ * The e-mail and SMS notification switches, the found reports' texts and the reminders the owner may
+ * turn off (the reminders' e-mails link here), as grid items of the surrounding form's grid.
+ */
 export function NotificationSwitches<T extends NotificationValues, C, O>({ control, disabled }: AccountFieldsProps<T, C, O>) {
   const fields = narrowed<NotificationValues>(control);
   return (
@@ -132,6 +137,11 @@ export function NotificationSwitches<T extends NotificationValues, C, O>({ contr
           disabled={disabled}
         />
       </Grid>
+      {(Object.keys(reminderSwitches) as (keyof typeof reminderSwitches)[]).map((name) => (
+        <Grid key={name} size={12}>
+          <FormCheckbox control={fields} name={name} label={reminderSwitches[name]} variant="switch" disabled={disabled} />
+        </Grid>
+      ))}
     </>
   );
 }
