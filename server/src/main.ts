@@ -31,7 +31,7 @@ async function main() {
     ? createTwilioTexter(config.twilio, `${config.publicUrl}${API_BASE}/sms/status`)
     : createFileTexter(join(config.dataDir, 'sms'));
   const app = await buildApp({ config, database, mailer, jwtSecret });
-  const stopWorker = startWorker(app, database.db, mailer, texter, alertMailSettingsOf(config), config.foundReportEscalation);
+  const stopWorker = startWorker(app, database.db, mailer, texter, alertMailSettingsOf(config, jwtSecret), config.foundReportEscalation);
 
   let closing = false;
   const shutdown = async (signal: string) => {

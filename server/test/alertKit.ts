@@ -11,6 +11,8 @@ export const alertMailSettings = {
   publicUrl: 'http://localhost:3000',
   supportPhone: '(800) 555-0142',
   mailFrom: 'Pet Registry <alerts@registry.example>',
+  /** The test app's secret (helpers.ts), so that the links the worker writes open in the test app. */
+  secret: 'test-secret-test-secret-test-secret!',
 };
 
 let siteCounter = 0;

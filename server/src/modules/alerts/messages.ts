@@ -8,6 +8,7 @@ import type { Database } from '../../db/client.js';
 import { alertEmails, breeds, chips, petAlerts, petBreeds, pets, shortLinks, species, users, zipCodes } from '../../db/schema.js';
 import { alertEmail, foundEmail, type AlertedPet } from './emails.js';
 import { formatLocalTime } from './localTime.js';
+import { preferencesToken } from './preferences.js';
 
 // Alert e-mails as their recipients get them: what the worker sends and the mail log shows.
 
@@ -17,30 +18,35 @@ export interface AlertMailSettings {
   supportPhone: string;
   /** MAIL_FROM: its address takes unsubscribe requests by e-mail (the mailto of List-Unsubscribe). */
   mailFrom: string;
+  /** Signs each recipient's preferences link (the portal's secret). */
+  secret: string;
 }
 
-export const alertMailSettingsOf = (config: Pick<Config, 'publicUrl' | 'support' | 'mailFrom'>): AlertMailSettings => ({
+export const alertMailSettingsOf = (config: Pick<Config, 'publicUrl' | 'support' | 'mailFrom'>, secret: string): AlertMailSettings => ({
   publicUrl: config.publicUrl,
   supportPhone: config.support.phone,
   mailFrom: config.mailFrom,
+  secret,
 });
 
 type AlertEmailRow = typeof alertEmails.$inferSelect;
 
 /**
  * Writes an alert e-mail row as the message its recipient gets: the alert or the thank-you, with
- * the row's own pixel and one-click unsubscribe address (RFC 8058) and a mailto to MAIL_FROM.
+ * the row's own pixel, its signed preferences link and one-click unsubscribe address (RFC 8058) and
+ * a mailto to MAIL_FROM.
  */
 export function alertMessageWriter(settings: AlertMailSettings) {
   const replyAddress = addressparser(settings.mailFrom, { flatten: true })[0]?.address;
   const api = `${settings.publicUrl}${API_BASE}/email`;
   const host = new URL(settings.publicUrl).hostname;
-  return (row: Pick<AlertEmailRow, 'kind' | 'token' | 'recipient'>, alert: AlertedPet, now?: Date): MailMessage => {
+  return (row: Pick<AlertEmailRow, 'id' | 'kind' | 'token' | 'recipient'>, alert: AlertedPet, now?: Date): MailMessage => {
     const unsubscribeUrl = `${api}/unsubscribe/${row.token}`;
+    const preferencesUrl = `${api}/preferences/${preferencesToken(settings.secret, row)}`;
     const content =
       row.kind === 'alert'
-        ? alertEmail(alert, { unsubscribeUrl, pixelUrl: `${api}/open/${row.token}.gif`, supportPhone: settings.supportPhone }, now)
-        : foundEmail(alert, { unsubscribeUrl });
+        ? alertEmail(alert, { unsubscribeUrl, preferencesUrl, pixelUrl: `${api}/open/${row.token}.gif`, supportPhone: settings.supportPhone }, now)
+        : foundEmail(alert, { unsubscribeUrl, preferencesUrl });
     const mailto = replyAddress ? `, <mailto:${replyAddress}?subject=unsubscribe%20${row.token}>` : '';
     return {
       to: row.recipient,
