@@ -138,7 +138,7 @@ export const alertPreferenceLimits = { radiusMilesMax: 50, dailyCapMax: 100, pau
 /** A form's whole number in a range; blank is `blank` (null: no value), anything else the field's message. */
 const formWholeNumber = (min: number, max: number, message: string, blank: number | null) =>
   z
-    .preprocess((value) => value ?? '', z.string({ error: message }).trim().max(10, { error: message }))
+    .preprocess((value) => value ?? '', textField(10, message, message).trim())
     .transform((text, context) => {
       if (text === '') return blank;
       const value = /^\d+$/.test(text) ? Number(text) : NaN;
@@ -146,6 +146,9 @@ const formWholeNumber = (min: number, max: number, message: string, blank: numbe
       context.addIssue({ code: 'custom', message });
       return z.NEVER;
     });
+
+/** A species box of the form: the species' id. */
+const speciesBox = textField(9, messages.invalidRequest, messages.invalidRequest).regex(/^\d{1,9}$/, { error: messages.invalidRequest });
 
 /**
  * POST email/preferences/{token}, the preferences page's form (form-encoded, every value text):
@@ -156,14 +159,14 @@ const formWholeNumber = (min: number, max: number, message: string, blank: numbe
 export const alertPreferencesForm = requestObject({
   receive: z.enum(['yes', 'no'], { error: messages.invalidRequest }),
   species: z
-    .preprocess((value) => (value === undefined ? [] : [value].flat()), z.array(z.string().regex(/^\d{1,9}$/, { error: messages.invalidRequest })).max(50, { error: messages.invalidRequest }))
+    .preprocess((value) => (value === undefined ? [] : [value].flat()), z.array(speciesBox, { error: messages.invalidRequest }).max(50, { error: messages.invalidRequest }))
     .transform((ids) => [...new Set(ids.map(Number))]),
   radiusMiles: formWholeNumber(1, alertPreferenceLimits.radiusMilesMax, messages.alertPreferencesRadiusInvalid, null).refine((miles) => miles !== null, {
     error: messages.alertPreferencesRadiusInvalid,
   }),
   dailyCap: formWholeNumber(1, alertPreferenceLimits.dailyCapMax, messages.alertPreferencesCapInvalid, null),
   pausedUntil: z
-    .preprocess((value) => value ?? '', z.string({ error: messages.alertPreferencesPauseInvalid }).trim().max(10, { error: messages.alertPreferencesPauseInvalid }))
+    .preprocess((value) => value ?? '', textField(10, messages.alertPreferencesPauseInvalid, messages.alertPreferencesPauseInvalid).trim())
     .transform((text) => text || null)
     .refine((text) => text === null || (/^\d{4}-\d{2}-\d{2}$/.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text)), {
       error: messages.alertPreferencesPauseInvalid,
