@@ -221,7 +221,7 @@ describe('the fan-out honours each address\'s preferences', () => {
     await siteNear('73102', 3);
     await choose(capped.email!, { dailyCap: 2 });
     const owners = await Promise.all([1, 2, 3, 4, 5].map(() => ownerWithLostPet()));
-    const checkouts = [];
+    const checkouts: string[] = [];
     for (const owner of owners) checkouts.push((await sendAlert(owner.token, owner.pet.id, { zipCode: '73102' })).body.result!.location);
     const paid = await Promise.all(owners.map((owner, i) => payCheckout(owner.token, checkouts[i]!)));
     expect(paid.map((p) => p.status)).toEqual([200, 200, 200, 200, 200]);
