@@ -264,7 +264,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     testPaymentsRefused: config.testPayments === 'refused',
   });
   app.decorate('payments', payments);
-  const alerts = createAlertService({ db: database.db, payments, publicUrl: config.publicUrl });
+  const alerts = createAlertService({ db: database.db, payments, publicUrl: config.publicUrl, secret: deps.jwtSecret });
   await app.register(
     async (api) => {
       await api.register(userRoutes, { users, social: createSocialVerifier(config) });
@@ -308,7 +308,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       });
       await api.register(protectedRecordRoutes, { protectedRecords: createProtectedRecords({ db: database.db, accounts: users, records }) });
       await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl, log: app.log }), db: database.db });
-      await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config) }) });
+      await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config, deps.jwtSecret) }) });
       await api.register(adminSearchRoutes, { search: createAdminSearch({ db: database.db }) });
       await api.register(apiKeyRoutes, { apiKeys: createApiKeyAdministration({ db: database.db, keys: apiKeyGate }) });
       // Twilio's delivery reports and replies; with the embedded texter nothing calls them.

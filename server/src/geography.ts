@@ -4,7 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from './db/client.js';
 import { sites, zipCodes } from './db/schema.js';
 
-const METERS_PER_MILE = 1609.344;
+export const METERS_PER_MILE = 1609.344;
 /** The radius of earthdistance's sphere (earth()), so both ways of measuring agree. */
 const EARTH_RADIUS_METERS = 6_378_168;
 

@@ -37,7 +37,7 @@ async function main() {
   const inbound = config.inboundMail
     ? createInboundMailListener({ settings: config.inboundMail, replies: createAlertReplies({ db: database.db, publicUrl: config.publicUrl }), log: app.log })
     : null;
-  const stopWorker = startWorker(app, database.db, mailer, texter, alertMailSettingsOf(config), config.foundReportEscalation, {
+  const stopWorker = startWorker(app, database.db, mailer, texter, alertMailSettingsOf(config, jwtSecret), config.foundReportEscalation, {
     publicUrl: config.publicUrl,
   });
 

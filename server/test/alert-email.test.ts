@@ -149,8 +149,8 @@ describe('the alert e-mail to professionals', () => {
     expect(html).toContain('Ran off &#60;/a&#62;&#60;a href=&#34;http://evil.example&#34;&#62;Reach the owner&#60;/a&#62;');
     expect(html).toContain('Lost dog: Rex&#60;/a&#62; Reach the owner: http://evil.example</h1>');
     expect(html).toContain('>Black&#60;/td&#62;&#60;a href=&#34;http://evil.example&#34;&#62;x&#60;/a&#62; Bcc: thief@evil.example</td>');
-    // Only the registry's own links: reach the owner, the owner's phone, the profile, the recovery line, unsubscribe.
-    expect(html!.match(/<a /g)).toHaveLength(5);
+    // Only the registry's own links: reach the owner, the owner's phone, the profile, the recovery line, preferences, unsubscribe.
+    expect(html!.match(/<a /g)).toHaveLength(6);
   });
 
   it('lists every chip the pet carries, and none it no longer does', async () => {

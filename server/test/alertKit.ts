@@ -12,6 +12,8 @@ export const alertMailSettings = {
   supportPhone: '(800) 555-0142',
   mailFrom: 'Pet Registry <alerts@registry.example>',
   inboundMailDomain: null,
+  /** The test app's secret (helpers.ts), so that the links the worker writes open in the test app. */
+  secret: 'test-secret-test-secret-test-secret!',
 };
 
 let siteCounter = 0;

@@ -75,6 +75,9 @@ export const alertCheckoutSchema = requestObject({ petId: idField(messages.inval
 /** A per-recipient token of an alert e-mail in the path: unsubscribe (GET shows a page, POST unsubscribes). */
 export const alertEmailTokenParams = requestObject({ token: z.uuid({ error: messages.notFound }) });
 
+/** The signed preferences link of an alert e-mail (its row's id and signature): GET shows the page, POST saves its form. */
+export const alertPreferencesTokenParams = requestObject({ token: textField(100, messages.notFound) });
+
 /** The open pixel of an alert e-mail: GET email/open/{token}.gif. */
 export const openPixelParams = requestObject({
   file: textField(60, messages.notFound).refine((file) => /\.gif$/i.test(file) && z.uuid().safeParse(file.slice(0, -'.gif'.length)).success, {
@@ -128,3 +131,50 @@ export interface EmailStats {
   bounced: number;
   automaticOpens: number;
 }
+
+/** What a professional may ask of the alerts an address receives (the preferences link of an alert e-mail). */
+export const alertPreferenceLimits = { radiusMilesMax: 50, dailyCapMax: 100, pauseDaysMax: 365 } as const;
+
+/** A form's whole number in a range; blank is `blank` (null: no value), anything else the field's message. */
+const formWholeNumber = (min: number, max: number, message: string, blank: number | null) =>
+  z
+    .preprocess((value) => value ?? '', textField(10, message, message).trim())
+    .transform((text, context) => {
+      if (text === '') return blank;
+      const value = /^\d+$/.test(text) ? Number(text) : NaN;
+      if (value >= min && value <= max) return value;
+      context.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    });
+
+/** A species box of the form: the species' id. */
+const speciesBox = textField(9, messages.invalidRequest, messages.invalidRequest).regex(/^\d{1,9}$/, { error: messages.invalidRequest });
+
+/**
+ * POST email/preferences/{token}, the preferences page's form (form-encoded, every value text):
+ * whether to receive alerts at all, the species (none chosen only with "no"), the radius, the daily
+ * cap (blank: none) and the date to pause until (blank: not paused; after today is the service's check,
+ * as today is the site's day).
+ */
+export const alertPreferencesForm = requestObject({
+  receive: z.enum(['yes', 'no'], { error: messages.invalidRequest }),
+  species: z
+    .preprocess((value) => (value === undefined ? [] : [value].flat()), z.array(speciesBox, { error: messages.invalidRequest }).max(50, { error: messages.invalidRequest }))
+    .transform((ids) => [...new Set(ids.map(Number))]),
+  radiusMiles: formWholeNumber(1, alertPreferenceLimits.radiusMilesMax, messages.alertPreferencesRadiusInvalid, null).refine((miles) => miles !== null, {
+    error: messages.alertPreferencesRadiusInvalid,
+  }),
+  dailyCap: formWholeNumber(1, alertPreferenceLimits.dailyCapMax, messages.alertPreferencesCapInvalid, null),
+  pausedUntil: z
+    .preprocess((value) => value ?? '', textField(10, messages.alertPreferencesPauseInvalid, messages.alertPreferencesPauseInvalid).trim())
+    .transform((text) => text || null)
+    .refine((text) => text === null || (/^\d{4}-\d{2}-\d{2}$/.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text)), {
+      error: messages.alertPreferencesPauseInvalid,
+    }),
+}).refine((form) => form.receive === 'no' || form.species.length > 0, {
+  error: messages.alertPreferencesSpeciesRequired,
+  path: ['species'],
+  when: whenFieldsParsed(['receive', 'species']),
+});
+export type AlertPreferencesInput = z.input<typeof alertPreferencesForm>;
+export type AlertPreferencesValues = z.output<typeof alertPreferencesForm>;

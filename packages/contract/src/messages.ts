@@ -205,6 +205,13 @@ export const messages = {
   userSearchTooLong: "Search can't be more than 100 characters long",
   cardLast4Invalid: 'Enter the last 4 digits of the card.',
   alertNotAwaitingPayment: 'This lost pet alert is no longer waiting for payment.',
+  alertPreferencesSaved: 'Your alert preferences are saved.',
+  alertPreferencesSpeciesRequired: 'Choose at least one species, or unsubscribe.',
+  alertPreferencesRadiusInvalid: 'Enter a radius from 1 to 50 miles.',
+  alertPreferencesCapInvalid: 'Enter a daily limit from 1 to 100 alerts, or leave it blank for no limit.',
+  alertPreferencesPauseInvalid: 'Enter the date to pause until as month, day and year, or leave it blank.',
+  alertPreferencesPausePast: 'Choose a date after today to pause until, or leave it blank.',
+  alertPreferencesPauseTooFar: 'Alerts can be paused for a year at most.',
   // The administrator's pet record (admin/pet/:id), spec 2.7 and 8.
   userUpdated: 'User Updated',
   noRecordFound: 'No record found',

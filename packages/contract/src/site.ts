@@ -291,12 +291,28 @@ export const adminSitesQuery = requestObject({
 });
 
 /** A row of the administrators' directory. */
+/** An address's choices of the alerts it receives, as the administrators' Sites screen shows them. */
+export interface SiteAlertPreferences {
+  /** The species it wants, by name; null for every species. */
+  species: string[] | null;
+  radiusMiles: number;
+  dailyCap: number | null;
+  /** "2026-12-01": no alerts before that day; null when not paused. */
+  pausedUntil: string | null;
+}
+
 export interface AdminSite extends Site {
   kind: SiteKind;
   email: string | null;
   receivesAlerts: boolean;
   /** Its e-mail address unsubscribed from alerts: none reach it, whatever receivesAlerts says. */
   unsubscribed: boolean;
+  /** What its e-mail address chose to receive through an alert's preferences link; null while it chose nothing. */
+  alertPreferences: SiteAlertPreferences | null;
+  /** Alert e-mails to its address the mail server refused for good. */
+  bounces: number;
+  /** When the last alert e-mail to its address was delivered (ISO); null for none. */
+  lastAlertAt: string | null;
   source: SiteSource;
   latitude: number | null;
   longitude: number | null;

@@ -551,6 +551,8 @@ export const alertEmails = pgTable(
     // The mail log pages through every e-mail newest first, and searches by part of the address.
     index('alert_emails_created_idx').on(t.createdAt),
     index('alert_emails_recipient_trgm_idx').using('gin', sql`${t.recipient} gin_trgm_ops`),
+    // The administrators' Sites screen: an address's bounces and its last alert.
+    index('alert_emails_recipient_delivered_idx').on(t.recipient, t.deliveredAt),
   ],
 );
 
@@ -561,6 +563,36 @@ export const emailUnsubscribes = pgTable('email_unsubscribes', {
   alertEmailId: integer('alert_email_id').references(() => alertEmails.id),
   createdAt: createdAt(),
 });
+
+/**
+ * What an address that receives alerts wants of them, set from the preferences link of an alert
+ * e-mail. Kept by address, as unsubscribes are: one mailbox reads the alerts of every site that
+ * gives it, and gets one e-mail per alert whichever of them it came through.
+ */
+export const alertPreferences = pgTable('alert_preferences', {
+  /** Lower-case e-mail address. */
+  email: text('email').primaryKey(),
+  /** The species it wants alerts about; null for every species. */
+  speciesIds: integer('species_ids').array(),
+  /** Alerts about pets last seen within this many miles of a site of the address (1 to 50). */
+  radiusMiles: integer('radius_miles').notNull().default(50),
+  /** At most this many alerts a calendar day where the site is; null for no cap. */
+  dailyCap: integer('daily_cap'),
+  /** No alerts before this date (where the site is); null when not paused. */
+  pausedUntil: date('paused_until'),
+  updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+});
+
+/** Alerts written to a capped address each of its days: the fan-out counts and checks the cap in one step. */
+export const alertDailyCounts = pgTable(
+  'alert_daily_counts',
+  {
+    email: text('email').notNull(),
+    day: date('day').notNull(),
+    sent: integer('sent').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.email, t.day] })],
+);
 
 export const shortLinks = pgTable('short_links', {
   code: text('code').primaryKey(),

@@ -131,7 +131,9 @@ export function createMailLog({ db, alertMail }: MailLogDeps) {
     const written = new Map<LoggedMail, { subject: string; text: string }>();
     for (const mail of mails) {
       const alert = mail.queue === 'alert' ? alerts.get(mail.alertId!) : undefined;
-      if (alert) written.set(mail, writeAlertMessage({ kind: mail.kind as MailKind, token: mail.token!, replyToken: mail.replyToken!, recipient: mail.recipient }, alert));
+      if (alert) {
+        written.set(mail, writeAlertMessage({ id: mail.id, kind: mail.kind as MailKind, token: mail.token!, replyToken: mail.replyToken!, recipient: mail.recipient }, alert));
+      }
       else if (mail.queue === 'text') written.set(mail, { subject: subjectOfText(mail.kind as TextKind, mail.text ?? ''), text: hideTextCodes(mail.kind as TextKind, mail.text ?? '') });
       else written.set(mail, { subject: mail.subject ?? '', text: mail.text ?? '' });
     }

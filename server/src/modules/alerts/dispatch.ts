@@ -39,7 +39,7 @@ export async function sendAlert(
     .where(eq(pets.id, alert.petId))
     .returning({ name: pets.name, userId: pets.userId });
   const zip = await findZip(tx, alert.zipCode);
-  const recipients = await writeAlertRecipients(tx, alert, zip);
+  const recipients = await writeAlertRecipients(tx, alert, zip, now);
   await tx.update(petAlerts).set({ recipientsCount: recipients }).where(eq(petAlerts.id, alert.id));
   const [owner] = await tx
     .select({ email: users.email, firstName: users.firstName, phone: users.phoneNumber, phoneVerifiedAt: users.phoneVerifiedAt, notifyBySms: users.notifyBySms })

@@ -27,9 +27,11 @@ export interface AlertedPet {
   reachOwnerUrl: string;
 }
 
-/** Where the recipient of one alert e-mail opts out and whose pixel records the open. */
+/** Where the recipient of one alert e-mail chooses what they receive or opts out, and whose pixel records the open. */
 export interface RecipientLinks {
   unsubscribeUrl: string;
+  /** The signed page of the address's choices: species, radius, daily cap, pause. */
+  preferencesUrl: string;
   pixelUrl: string;
   /** The recovery line a finder may call instead. */
   supportPhone: string;
@@ -136,6 +138,7 @@ export function alertEmail(alerted: AlertedPet, links: RecipientLinks, now: Date
       ...(pet.photoUrl ? ['', `Photo: ${pet.photoUrl}`] : []),
       '',
       footer,
+      `Choose which alerts you receive: ${links.preferencesUrl}`,
       `Unsubscribe from lost pet alerts: ${links.unsubscribeUrl}`,
       '',
     ].join('\n'),
@@ -155,7 +158,7 @@ export function alertEmail(alerted: AlertedPet, links: RecipientLinks, now: Date
         ...(phone ? [`Owner&#39;s phone: ${phoneLink(phone.shown, phone.stored)}`] : []),
         escapeHtml(replyLine),
         `<a href="${escapeHtml(pet.profileUrl)}">${name}&#39;s profile</a> &middot; Our recovery line (24/7): ${phoneLink(links.supportPhone, links.supportPhone)}`,
-        `<small style="color:#52606d">${escapeHtml(footer)} <a href="${escapeHtml(links.unsubscribeUrl)}">Unsubscribe from lost pet alerts</a></small>`,
+        `<small style="color:#52606d">${escapeHtml(footer)} <a href="${escapeHtml(links.preferencesUrl)}">Choose which alerts you receive</a> &middot; <a href="${escapeHtml(links.unsubscribeUrl)}">Unsubscribe from lost pet alerts</a></small>`,
       ]) +
       `<img src="${escapeHtml(links.pixelUrl)}" width="1" height="1" alt="" style="display:block;border:0">` +
       `</div>`,
@@ -163,13 +166,16 @@ export function alertEmail(alerted: AlertedPet, links: RecipientLinks, now: Date
 }
 
 /** The short note to each professional who got the alert, once the pet is home, so nobody keeps looking. */
-export function foundEmail(stored: Pick<AlertedPet, 'name' | 'species' | 'place'>, links: Pick<RecipientLinks, 'unsubscribeUrl'>) {
+export function foundEmail(stored: Pick<AlertedPet, 'name' | 'species' | 'place'>, links: Pick<RecipientLinks, 'unsubscribeUrl' | 'preferencesUrl'>) {
   const pet = withOneLineName(stored);
   const text = `Good news: ${pet.name}, the lost ${kindOf(pet)} last seen near ${pet.place} we alerted you about, has been found. You can stop looking. Thank you for your help.`;
   return {
     subject: `Found: ${pet.name} is home, thank you`,
-    text: `${text}\n\nUnsubscribe from lost pet alerts: ${links.unsubscribeUrl}\n`,
-    html: paragraphs([escapeHtml(text), `<small><a href="${escapeHtml(links.unsubscribeUrl)}">Unsubscribe from lost pet alerts</a></small>`]),
+    text: `${text}\n\nChoose which alerts you receive: ${links.preferencesUrl}\nUnsubscribe from lost pet alerts: ${links.unsubscribeUrl}\n`,
+    html: paragraphs([
+      escapeHtml(text),
+      `<small><a href="${escapeHtml(links.preferencesUrl)}">Choose which alerts you receive</a> &middot; <a href="${escapeHtml(links.unsubscribeUrl)}">Unsubscribe from lost pet alerts</a></small>`,
+    ]),
   };
 }
 

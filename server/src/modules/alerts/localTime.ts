@@ -1,3 +1,5 @@
+import { sql, type SQL } from 'drizzle-orm';
+
 /**
  * The time zone most of each US state (and territory) keeps. Alert e-mails show the time a pet went
  * missing as readers near where it was last seen read clocks; a state split between zones shows
@@ -30,4 +32,21 @@ export function formatLocalTime(moment: Date, state: string | null): string {
     timeZone: (state && stateTimeZones[state]) ?? 'UTC',
     timeZoneName: 'short',
   }).format(moment);
+}
+
+/** The state's time zone (UTC for a state not listed). */
+export const timeZoneOf = (state: string | null): string => (state && stateTimeZones[state]) ?? 'UTC';
+
+/** "2026-11-26": the calendar date at the moment in the state's time zone. */
+export function localDate(moment: Date, state: string | null): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: timeZoneOf(state), year: 'numeric', month: '2-digit', day: '2-digit' }).format(moment);
+}
+
+/**
+ * The same as SQL, for a state column: the calendar date at the moment where the site is. The zones
+ * are this file's constants, written as literals (a CASE of some sixty states).
+ */
+export function localDateSql(moment: Date, state: SQL): SQL {
+  const zones = Object.entries(stateTimeZones).map(([code, zone]) => `when '${code}' then '${zone}'`);
+  return sql`((${moment.toISOString()}::timestamptz) at time zone (case ${state} ${sql.raw(zones.join(' '))} else 'UTC' end))::date`;
 }

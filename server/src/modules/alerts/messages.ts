@@ -9,6 +9,7 @@ import { alertEmails, breeds, chips, petAlerts, petBreeds, pets, shortLinks, spe
 import { replyAddressOf } from '../relay/address.js';
 import { alertEmail, foundEmail, type AlertedPet } from './emails.js';
 import { formatLocalTime } from './localTime.js';
+import { preferencesToken } from './preferences.js';
 
 // Alert e-mails as their recipients get them: what the worker sends and the mail log shows.
 
@@ -20,33 +21,37 @@ export interface AlertMailSettings {
   mailFrom: string;
   /** The inbound mail domain: each alert e-mail's Reply-To is its own relay address there; null: no relay. */
   inboundMailDomain: string | null;
+  /** Signs each recipient's preferences link (the portal's secret). */
+  secret: string;
 }
 
-export const alertMailSettingsOf = (config: Pick<Config, 'publicUrl' | 'support' | 'mailFrom' | 'inboundMail'>): AlertMailSettings => ({
+export const alertMailSettingsOf = (config: Pick<Config, 'publicUrl' | 'support' | 'mailFrom' | 'inboundMail'>, secret: string): AlertMailSettings => ({
   publicUrl: config.publicUrl,
   supportPhone: config.support.phone,
   mailFrom: config.mailFrom,
   inboundMailDomain: config.inboundMail?.domain ?? null,
+  secret,
 });
 
 type AlertEmailRow = typeof alertEmails.$inferSelect;
 
 /**
  * Writes an alert e-mail row as the message its recipient gets: the alert or the thank-you, with
- * the row's own pixel and one-click unsubscribe address (RFC 8058), a mailto to MAIL_FROM, and, with
- * an inbound mail domain, the row's own relay address as the alert's Reply-To.
+ * the row's own pixel, its signed preferences link and one-click unsubscribe address (RFC 8058), a
+ * mailto to MAIL_FROM, and, with an inbound mail domain, the row's own relay address as the alert's Reply-To.
  */
 export function alertMessageWriter(settings: AlertMailSettings) {
   const replyAddress = addressparser(settings.mailFrom, { flatten: true })[0]?.address;
   const api = `${settings.publicUrl}${API_BASE}/email`;
   const host = new URL(settings.publicUrl).hostname;
-  return (row: Pick<AlertEmailRow, 'kind' | 'token' | 'replyToken' | 'recipient'>, alert: AlertedPet, now?: Date): MailMessage => {
+  return (row: Pick<AlertEmailRow, 'id' | 'kind' | 'token' | 'replyToken' | 'recipient'>, alert: AlertedPet, now?: Date): MailMessage => {
     const unsubscribeUrl = `${api}/unsubscribe/${row.token}`;
+    const preferencesUrl = `${api}/preferences/${preferencesToken(settings.secret, row)}`;
     const relay = settings.inboundMailDomain ? replyAddressOf(row.replyToken, settings.inboundMailDomain) : null;
     const content =
       row.kind === 'alert'
-        ? alertEmail(alert, { unsubscribeUrl, pixelUrl: `${api}/open/${row.token}.gif`, supportPhone: settings.supportPhone, relayAddress: relay }, now)
-        : foundEmail(alert, { unsubscribeUrl });
+        ? alertEmail(alert, { unsubscribeUrl, preferencesUrl, pixelUrl: `${api}/open/${row.token}.gif`, supportPhone: settings.supportPhone, relayAddress: relay }, now)
+        : foundEmail(alert, { unsubscribeUrl, preferencesUrl });
     const mailto = replyAddress ? `, <mailto:${replyAddress}?subject=unsubscribe%20${row.token}>` : '';
     return {
       to: row.recipient,

@@ -1,7 +1,8 @@
 import { escapeHtml } from '../../adapters/mail/html.js';
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5;color:#1f2933}button{font:inherit;padding:.6rem 1.2rem;border:0;border-radius:4px;background:#1565c0;color:#fff;cursor:pointer}</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+/** The pages of an alert e-mail's links: one narrow column that reads on a phone, no script. `css` adds a page's own rules. */
+export function page(title: string, body: string, css = ''): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5;color:#1f2933}button{font:inherit;padding:.6rem 1.2rem;border:0;border-radius:4px;background:#1565c0;color:#fff;cursor:pointer}${css}</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
 }
 
 /**

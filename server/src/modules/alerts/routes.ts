@@ -1,8 +1,10 @@
-import { alertCheckoutSchema, alertEmailTokenParams, alertIdParams, openPixelParams, sendPetAlertSchema } from '@petreg/contract';
+import { alertCheckoutSchema, alertEmailTokenParams, alertIdParams, alertPreferencesTokenParams, openPixelParams, sendPetAlertSchema } from '@petreg/contract';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { answer, perIp, perUser } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
 import { unknownUnsubscribePage, unsubscribeConfirmPage, unsubscribedPage } from './pages.js';
+import { preferencesPage, unknownPreferencesPage } from './preferencePages.js';
+import type { PreferencesFormValues } from './preferences.js';
 import type { AlertService } from './service.js';
 import { openPixel } from './tracking.js';
 
@@ -14,12 +16,26 @@ const MINUTE = 60_000;
 const rateLimits = {
   pixel: { max: 600, window: MINUTE },
   unsubscribe: { max: 30, window: MINUTE },
+  preferences: { max: 30, window: MINUTE },
   /** An alert e-mails every professional within 50 miles: an account sends a handful, not a stream. */
   send: { max: 10, window: 60 * MINUTE },
 };
 
-/** The one-click unsubscribe POST (RFC 8058) comes form-encoded; its only field says what it is. */
-const formBodyLimit = 1024;
+/**
+ * The one-click unsubscribe POST (RFC 8058) comes form-encoded, its only field saying what it is; so
+ * does the preferences page's form, a few short fields and a box per species.
+ */
+const formBodyLimit = 2048;
+
+/** A form's fields; a name given more than once (the species boxes) keeps every value. */
+function formFields(body: string): PreferencesFormValues {
+  const fields: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(body)) {
+    const before = fields[name];
+    fields[name] = before === undefined ? value : [before, value].flat();
+  }
+  return fields;
+}
 
 export const alertRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = async (app, { alerts }) => {
   const tags = ['Alerts'];
@@ -69,7 +85,7 @@ export const alertRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = asyn
 
   await app.register(async (form) => {
     form.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: formBodyLimit }, (_request, body, done) =>
-      done(null, Object.fromEntries(new URLSearchParams(body as string))),
+      done(null, formFields(body as string)),
     );
     // The mail client's one-click POST, or the page's button: unsubscribed at once.
     form.withTypeProvider<ZodTypeProvider>().post(
@@ -81,5 +97,28 @@ export const alertRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = asyn
         return email ? reply.send(unsubscribedPage(email)) : reply.status(404).send(unknownUnsubscribePage());
       },
     );
+    // The preferences page's form: saved, or shown again with its messages (400).
+    form.withTypeProvider<ZodTypeProvider>().post(
+      '/email/preferences/:token',
+      { schema: { tags, params: alertPreferencesTokenParams, hide: true }, config: perIp(rateLimits.preferences), bodyLimit: formBodyLimit },
+      async (request, reply) => {
+        const body = (request.body ?? {}) as PreferencesFormValues;
+        const outcome = await alerts.savePreferences(request.params.token, typeof body === 'object' ? body : {}, new Date());
+        reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+        if (!outcome) return reply.status(404).send(unknownPreferencesPage());
+        return reply.status(outcome.saved ? 200 : 400).send(preferencesPage(outcome.view, outcome));
+      },
+    );
   });
+
+  // The signed preferences link of an alert e-mail: the address's choices, in a form; a GET changes nothing.
+  app.get(
+    '/email/preferences/:token',
+    { schema: { tags, params: alertPreferencesTokenParams, hide: true }, config: perIp(rateLimits.preferences) },
+    async (request, reply) => {
+      const view = await alerts.preferencesOf(request.params.token, new Date());
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+      return view ? reply.send(preferencesPage(view)) : reply.status(404).send(unknownPreferencesPage());
+    },
+  );
 };

@@ -75,7 +75,7 @@ export function createAlertSending(deps: AlertDeps) {
       const place = await findZip(db, zipCode);
       if (!place) throw badRequest(messages.zipUnknown);
       // Nobody to e-mail: no alert to send, nor to charge for.
-      if ((await countAlertRecipients(db, pet.id, place)) === 0) throw badRequest(messages.alertReachesNobody);
+      if ((await countAlertRecipients(db, pet.id, place, new Date())) === 0) throw badRequest(messages.alertReachesNobody);
       const details = { missingDate: new Date(input.missingDate), zipCode, incidentDescription: input.incidentDescription };
       const { alertId, sent } = await db.transaction(async (tx) => {
         const open = await lockPetAndAlert(tx, pet.id);

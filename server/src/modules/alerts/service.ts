@@ -1,5 +1,6 @@
 import { createAlertAnalytics } from './analytics.js';
 import { createAlertFound } from './found.js';
+import { createAlertPreferences } from './preferences.js';
 import { createAlertPrice } from './price.js';
 import { createAlertSending } from './sending.js';
 import type { AlertDeps } from './shared.js';
@@ -15,5 +16,6 @@ export function createAlertService(deps: AlertDeps) {
     ...createAlertFound(deps),
     ...createAlertPrice(deps),
     ...createAlertTracking(deps),
+    ...createAlertPreferences(deps),
   };
 }

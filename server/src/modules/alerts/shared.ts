@@ -9,6 +9,8 @@ export interface AlertDeps {
   /** Opens an alert's checkout with the configured payment provider. */
   payments: Pick<PaymentService, 'openCheckout'>;
   publicUrl: string;
+  /** Signs the preferences links of alert e-mails. */
+  secret: string;
 }
 
 export type AlertRow = typeof petAlerts.$inferSelect;

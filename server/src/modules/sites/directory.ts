@@ -8,6 +8,7 @@ import {
   type AdminSiteFilter,
   type AdminSitesPage,
   type RemovedSamples,
+  type SiteAlertPreferences,
   type SiteKind,
   type SiteSource,
   type ZipPlace,
@@ -17,7 +18,7 @@ import type { z } from 'zod';
 import { recordAudit } from '../../db/audit.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
-import { emailUnsubscribes, sites } from '../../db/schema.js';
+import { alertEmails, alertPreferences, emailUnsubscribes, sites, species } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import { findZip } from '../../geography.js';
 import { toSite, type SiteRow } from './vets.js';
@@ -75,13 +76,23 @@ export async function updateSite(tx: Transaction, session: Session, before: Site
   await recordAudit(tx, { actorUserId: session.userId, action, entity: 'site', entityId: before.id, before, after });
 }
 
-export function toAdminSite(row: SiteRow, unsubscribed: boolean): AdminSite {
+/** What the list reads of a site's address besides the site: its choices, bounces and last alert (json). */
+interface AddressRecord {
+  preferences: SiteAlertPreferences | null;
+  bounces: number;
+  lastAlertAt: string | null;
+}
+
+export function toAdminSite(row: SiteRow, unsubscribed: boolean, address: AddressRecord): AdminSite {
   return {
     ...toSite(row),
     kind: row.practiceType as SiteKind,
     email: row.email,
     receivesAlerts: row.receivesAlerts,
     unsubscribed,
+    alertPreferences: address.preferences,
+    bounces: address.bounces,
+    lastAlertAt: address.lastAlertAt && new Date(address.lastAlertAt).toISOString(),
     source: row.source as SiteSource,
     latitude: row.latitude,
     longitude: row.longitude,
@@ -109,8 +120,21 @@ function searchCondition(query: string | undefined): SQL | undefined {
  * lower-case). The site's column is named with its table: in a select list drizzle writes a bare
  * "email", which inside this subquery would be the unsubscribes' own.
  */
-const unsubscribed = sql<boolean>`exists (select 1 from ${emailUnsubscribes}
-  where ${emailUnsubscribes.email} = lower(trim(${sites}.${sql.identifier(sites.email.name)})))`;
+const siteAddress = sql`lower(trim(${sites}.${sql.identifier(sites.email.name)}))`;
+const unsubscribed = sql<boolean>`exists (select 1 from ${emailUnsubscribes} where ${emailUnsubscribes.email} = ${siteAddress})`;
+
+/**
+ * The site's address as alerts know it: the choices it made through a preferences link, its bounced
+ * alert e-mails and when the last alert reached it (alert_emails_recipient_delivered_idx serves both).
+ * Aliased tables, for the same reason as above.
+ */
+const addressRecord = sql<AddressRecord>`json_build_object(
+  'preferences', (select json_build_object(
+      'species', (select array_agg(kind.name order by kind.name) from ${species} kind where kind.id = any(chosen.species_ids)),
+      'radiusMiles', chosen.radius_miles, 'dailyCap', chosen.daily_cap, 'pausedUntil', chosen.paused_until)
+    from ${alertPreferences} chosen where chosen.email = ${siteAddress}),
+  'bounces', (select count(*) from ${alertEmails} sent where sent.recipient = ${siteAddress} and sent.status = 'bounced'),
+  'lastAlertAt', (select max(sent.delivered_at) from ${alertEmails} sent where sent.recipient = ${siteAddress} and sent.kind = 'alert'))`;
 
 const filterConditions: Record<AdminSiteFilter, SQL | undefined> = {
   all: undefined,
@@ -137,7 +161,7 @@ export function createSiteDirectory(deps: { db: Database }) {
       const where = and(searchCondition(query), filterConditions[filter]);
       const [rows, [total], samples] = await Promise.all([
         db
-          .select({ site: getTableColumns(sites), unsubscribed })
+          .select({ site: getTableColumns(sites), unsubscribed, address: addressRecord })
           .from(sites)
           .where(where)
           .orderBy(desc(sites.isActive), asc(sql`lower(${sites.name})`), asc(sites.id))
@@ -146,7 +170,7 @@ export function createSiteDirectory(deps: { db: Database }) {
         db.select({ total: count() }).from(sites).where(where),
         db.$count(sites, activeSamples),
       ]);
-      return { items: rows.map((row) => toAdminSite(row.site, row.unsubscribed)), total: total!.total, activeSamples: samples };
+      return { items: rows.map((row) => toAdminSite(row.site, row.unsubscribed, row.address)), total: total!.total, activeSamples: samples };
     },
 
     async create(session: Session, input: AdminSiteValues): Promise<{ id: number }> {

@@ -26,11 +26,11 @@ export async function voidMailedLinks(db: Database | Transaction, userId: number
 
 /**
  * A mailed text with the codes of its links hidden (reset, invitation and e-mail confirmation links
- * carry them as `code` or `token`; an alert's unsubscribe address and open pixel name its recipient's
- * token in the path): what the mail log shows, and all the outbox keeps of an e-mail once sent, so
+ * carry them as `code` or `token`; an alert's unsubscribe address, preferences link and open pixel name
+ * its recipient's token in the path): what the mail log shows, and all the outbox keeps of an e-mail once sent, so
  * neither the log nor the database holds a working link.
  */
 export const hideLinkCodes = (text: string) =>
   text
     .replace(/((?:[?&]|&amp;|&#38;)(?:code|token)=)[^&\s"'<>]+/g, '$1[hidden]')
-    .replace(/(\/email\/(?:unsubscribe|open)\/)[^/?#\s"'<>]+?(\.gif)?(?=[/?#\s"'<>]|$)/g, '$1[hidden]$2');
+    .replace(/(\/email\/(?:unsubscribe|open|preferences)\/)[^/?#\s"'<>]+?(\.gif)?(?=[/?#\s"'<>]|$)/g, '$1[hidden]$2');

@@ -1,6 +1,19 @@
-import { adminSiteFilters, adminSitesPageSize, formatPhone, messages, type AdminSite, type AdminSiteFilter, type SiteSource } from '@petreg/contract';
+import {
+  adminSiteFilters,
+  adminSitesPageSize,
+  formatDate,
+  formatDateTime,
+  formatPhone,
+  messages,
+  type AdminSite,
+  type AdminSiteFilter,
+  type SiteAlertPreferences,
+  type SiteSource,
+  toApiDate,
+} from '@petreg/contract';
 import { Add, DeleteSweep, Download, EditOutlined, Storefront, UploadFile } from '@mui/icons-material';
 import {
+  Box,
   Button,
   Chip,
   Dialog,
@@ -52,6 +65,20 @@ const sourceNames: Record<SiteSource, string> = {
 
 /** "Saint Louis, MO 63101", from what the site has of it. */
 const place = (site: AdminSite) => [site.city, [site.state, site.zipCode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+
+/**
+ * What a site's address chose through an alert's preferences link, in a line and a detail: the
+ * species, then radius, daily cap and pause. Nothing chosen is every alert within 50 miles.
+ */
+function preferencesOf(preferences: SiteAlertPreferences | null): { line: string; detail: string } {
+  if (!preferences) return { line: 'Every alert', detail: 'No preferences set' };
+  const species = preferences.species === null ? 'All species' : preferences.species.length ? `${preferences.species.join(', ')} only` : 'No species';
+  const limits = [`Within ${preferences.radiusMiles} mi`, preferences.dailyCap === null ? null : `${preferences.dailyCap} a day at most`];
+  const paused = preferences.pausedUntil && preferences.pausedUntil > toApiDate(new Date())! ? `Paused until ${formatDate(preferences.pausedUntil)}` : null;
+  return { line: species, detail: [...limits, paused].filter(Boolean).join(' · ') };
+}
+
+const bouncesOf = (bounces: number) => (bounces === 1 ? '1 bounce' : `${bounces.toLocaleString('en-US')} bounces`);
 
 /** admin-sites: the directory of vets, shelters and rescues that lost-pet alerts reach (spec 2.7, "View Onboarded Sites"). */
 export function AdminSitesPage() {
@@ -131,6 +158,8 @@ export function AdminSitesPage() {
                   <TableCell>Site</TableCell>
                   <TableCell>Contact</TableCell>
                   <TableCell>Alerts</TableCell>
+                  <TableCell>Preferences</TableCell>
+                  <TableCell>Last alert</TableCell>
                   <TableCell>Status</TableCell>
                   <TableCell />
                 </TableRow>
@@ -153,6 +182,24 @@ export function AdminSitesPage() {
                           </Tooltip>
                         )}
                       </Stack>
+                    </TableCell>
+                    <TableCell data-label="Preferences" sx={{ minWidth: 150 }}>
+                      <CellText detail={preferencesOf(site.alertPreferences).detail}>{preferencesOf(site.alertPreferences).line}</CellText>
+                    </TableCell>
+                    <TableCell data-label="Last alert">
+                      <CellText
+                        detail={
+                          site.bounces > 0 ? (
+                            <Box component="span" sx={{ color: 'error.main' }}>
+                              {bouncesOf(site.bounces)}
+                            </Box>
+                          ) : (
+                            'No bounces'
+                          )
+                        }
+                      >
+                        {site.lastAlertAt ? formatDateTime(site.lastAlertAt) : 'None yet'}
+                      </CellText>
                     </TableCell>
                     <TableCell data-label="Status">
                       <CellText detail={sourceNames[site.source] ?? site.source}>
