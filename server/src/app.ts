@@ -40,6 +40,7 @@ import { contactRoutes } from './modules/contacts/routes.js';
 import { createFoundInbox } from './modules/foundReports/inbox.js';
 import { foundInboxRoutes } from './modules/foundReports/inboxRoutes.js';
 import { createPhoneSharing } from './modules/foundReports/sharePhone.js';
+import { createOwnerCheck } from './modules/contacts/ownerCheck.js';
 import { createContactService } from './modules/contacts/service.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { createPaymentService, type PaymentService } from './modules/payments/service.js';
@@ -260,7 +261,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(userRoutes, { users, social: createSocialVerifier(config) });
       await api.register(utilityRoutes, { utilities });
       await api.register(petRoutes, { pets });
-      await api.register(contactRoutes, { contacts });
+      await api.register(contactRoutes, {
+        contacts,
+        ownerCheck: createOwnerCheck({ db: database.db, publicUrl: config.publicUrl, secret: deps.jwtSecret, forget: users.forget }),
+      });
       await api.register(publicRoutes, { publicPages });
       await api.register(openLookupRoutes, {
         openLookup: createOpenLookup({ publicPages, registry: config.registry, publicUrl: config.publicUrl }),
@@ -284,7 +288,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         removals: createPetRemoval({ db: database.db, accounts: users, payments }),
       });
       await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl, log: app.log }), db: database.db });
-      await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config) }) });
+      await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config), forget: users.forget }) });
       await api.register(adminSearchRoutes, { search: createAdminSearch({ db: database.db }) });
       await api.register(apiKeyRoutes, { apiKeys: createApiKeyAdministration({ db: database.db, keys: apiKeyGate }) });
       // Twilio's delivery reports and replies; with the embedded texter nothing calls them.

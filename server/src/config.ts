@@ -137,6 +137,13 @@ const envSchema = z.object({
   // A found report nobody opened: minutes until the backup contacts are texted, and until the pet's vets are e-mailed.
   FOUND_REPORT_BACKUP_AFTER_MINUTES: escalationMinutes.default(15),
   FOUND_REPORT_VETS_AFTER_MINUTES: escalationMinutes.default(120),
+  // How often owners are asked "Is this still how we reach you?" (months since their contacts were last confirmed or asked about).
+  CONTACT_RECONFIRM_MONTHS: z.coerce
+    .number()
+    .int('must be a whole number of months')
+    .min(1, 'must be from 1 to 60 months')
+    .max(60, 'must be from 1 to 60 months')
+    .default(6),
 });
 
 /** The variables by name, as strings, the way the process environment gives them. */
@@ -193,6 +200,8 @@ export interface Config {
   rateLimitAllowList: string[];
   /** How long a found report may stay unopened before the backup contacts, then the pet's vets, are told. */
   foundReportEscalation: { backupAfterMinutes: number; vetsAfterMinutes: number };
+  /** Months between two "Is this still how we reach you?" of an owner who confirmed nothing meanwhile. */
+  contactReconfirmMonths: number;
 }
 
 export class ConfigError extends Error {}
@@ -285,6 +294,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     rateLimitAllowList: e.RATE_LIMIT_ALLOWLIST,
     foundReportEscalation: { backupAfterMinutes: e.FOUND_REPORT_BACKUP_AFTER_MINUTES, vetsAfterMinutes: e.FOUND_REPORT_VETS_AFTER_MINUTES },
+    contactReconfirmMonths: e.CONTACT_RECONFIRM_MONTHS,
   };
 }
 

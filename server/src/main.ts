@@ -31,7 +31,12 @@ async function main() {
     ? createTwilioTexter(config.twilio, `${config.publicUrl}${API_BASE}/sms/status`)
     : createFileTexter(join(config.dataDir, 'sms'));
   const app = await buildApp({ config, database, mailer, jwtSecret });
-  const stopWorker = startWorker(app, database.db, mailer, texter, alertMailSettingsOf(config), config.foundReportEscalation);
+  const stopWorker = startWorker(app, database.db, mailer, texter, alertMailSettingsOf(config), config.foundReportEscalation, {
+    publicUrl: config.publicUrl,
+    secret: jwtSecret,
+    registryName: config.registry.name,
+    reconfirmMonths: config.contactReconfirmMonths,
+  });
 
   let closing = false;
   const shutdown = async (signal: string) => {

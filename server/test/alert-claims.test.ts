@@ -108,7 +108,12 @@ describe('a claimed alert e-mail', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     let stopped: Promise<void>;
     try {
-      const stop = startWorker(ctx.app, db(), server.mailer, createFileTexter(ctx.outboxDir), alertMailSettings, { backupAfterMinutes: 15, vetsAfterMinutes: 120 });
+      const stop = startWorker(ctx.app, db(), server.mailer, createFileTexter(ctx.outboxDir), alertMailSettings, { backupAfterMinutes: 15, vetsAfterMinutes: 120 }, {
+        publicUrl: 'http://localhost',
+        secret: 'test-secret',
+        registryName: 'Pet Registry',
+        reconfirmMonths: 6,
+      });
       // The worker's alert round starts on its timer.
       vi.advanceTimersByTime(5000);
       await server.busy;

@@ -9,6 +9,7 @@ import { limits } from './constants.js';
 import { idField, idParam, requestObject, textField } from './fields.js';
 import { messages } from './messages.js';
 import type { AlertStatus } from './alert.js';
+import type { ContactCheck } from './contactCheck.js';
 import type { MailKind, MailStatus } from './mailLog.js';
 import { chipNumberProblem, petFields, type BackupContact, type Pet } from './pet.js';
 import type { User } from './user.js';
@@ -80,6 +81,8 @@ export interface AdminUser extends User {
     /** The card payment provider's customer id, when the owner ever paid. */
     paymentCustomerId: string | null;
     imageUrl: string | null;
+    /** When the e-mail and the phone were last confirmed, and whether the e-mail bounces. */
+    contactCheck: ContactCheck;
   };
 }
 

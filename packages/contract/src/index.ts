@@ -25,3 +25,4 @@ export * from './texts.js';
 export * from './apiKeys.js';
 export * from './foundReport.js';
 export * from './foundInbox.js';
+export * from './contactCheck.js';

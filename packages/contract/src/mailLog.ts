@@ -28,6 +28,7 @@ export const mailKinds = {
   'found-report': 'Found report (to the owner)',
   'finder-contact': "Owner's number (to the finder)",
   'found-report-vet': "Found report (to the pet's vet)",
+  'contacts-check': 'Is this still how we reach you?',
 } as const;
 export type MailKind = keyof typeof mailKinds;
 

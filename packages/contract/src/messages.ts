@@ -263,5 +263,9 @@ export const messages = {
   backupContactConfirmed: 'Thank you: your number is confirmed as a backup contact.',
   backupContactLinkInvalid: 'This confirmation link is invalid, was already used or has expired.',
   smsSignatureInvalid: 'Invalid Twilio signature',
+  // Contacts that stay true (issue 20).
+  contactsLinkInvalid: 'This confirmation link is invalid or has expired. Sign in to check your contact details on your profile.',
+  contactsConfirmed: 'Thank you: your contact details are confirmed.',
+  mailNotSent: 'Only an e-mail that was sent can be marked as bounced.',
 } as const;
 

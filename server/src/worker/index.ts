@@ -5,6 +5,7 @@ import type { Database } from '../db/client.js';
 import { loggable } from '../errors.js';
 import { sweepSignInAttempts } from '../modules/users/signIn.js';
 import type { AlertMailSettings } from '../modules/alerts/messages.js';
+import { askOwnersToConfirmContacts, type OwnerCheckSettings } from '../modules/contacts/ownerCheckSweep.js';
 import { escalateFoundReports, type EscalationSettings } from '../modules/foundReports/escalation.js';
 import { sendDueAlertEmails } from './alertEmails.js';
 import { sendDueMail } from './outbox.js';
@@ -16,15 +17,25 @@ const TEXTS_EVERY_MS = 1000;
 const RETRY_EVERY_MS = 60_000;
 /** Found reports nobody opened are looked at every minute: their delays are counted in minutes. */
 const ESCALATION_EVERY_MS = 60_000;
+/** Owners due "Is this still how we reach you?" are looked for every 5 minutes: a bounce is followed up soon, the months need no haste. */
+const CONTACT_CHECK_EVERY_MS = 5 * 60_000;
 const SWEEP_EVERY_MS = 24 * 3600_000;
 
 /**
  * Background work beside the HTTP server: the mail outbox, the alert e-mails, the texts, the found
- * reports nobody opened, provider calls to retry, and the daily expiry sweep. Returns a stop function for graceful shutdown: no e-mail is
+ * reports nobody opened, owners due a check of their contacts, provider calls to retry, and the daily expiry sweep. Returns a stop function for graceful shutdown: no e-mail is
  * started after it, the e-mails claimed and not started are handed back for another instance, and it
  * resolves once those in flight are through.
  */
-export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, texter: Texter, alertMail: AlertMailSettings, escalation: EscalationSettings): () => Promise<void> {
+export function startWorker(
+  app: FastifyInstance,
+  db: Database,
+  mailer: Mailer,
+  texter: Texter,
+  alertMail: AlertMailSettings,
+  escalation: EscalationSettings,
+  ownerCheck: OwnerCheckSettings,
+): () => Promise<void> {
   // Each job runs on its own: a long alert run does not hold up a password reset or a receipt. A tick
   // that finds its job's previous round still going is skipped rather than queued behind it.
   const rounds = new Set<Promise<void>>();
@@ -56,6 +67,10 @@ export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, 
     const told = await escalateFoundReports(db, escalation);
     if (told.backupReports || told.vetReports) app.log.info(told, 'found reports nobody opened were escalated');
   });
+  const checkContacts = run('contact checks', async () => {
+    const { asked } = await askOwnersToConfirmContacts(db, ownerCheck);
+    if (asked) app.log.info({ asked }, 'owners asked whether their contacts still reach them');
+  });
   const stopReplaced = run('replaced subscriptions', () => app.payments.stopReplacedSubscriptions());
   const sweep = run('expiry sweep', async () => {
     const expired = await app.payments.expireLapsedRegistrations();
@@ -68,6 +83,7 @@ export function startWorker(app: FastifyInstance, db: Database, mailer: Mailer, 
     setInterval(sendAlerts, OUTBOX_EVERY_MS),
     setInterval(sendTexts, TEXTS_EVERY_MS),
     setInterval(escalate, ESCALATION_EVERY_MS),
+    setInterval(checkContacts, CONTACT_CHECK_EVERY_MS),
     setInterval(stopReplaced, RETRY_EVERY_MS),
     setInterval(sweep, SWEEP_EVERY_MS),
   ];

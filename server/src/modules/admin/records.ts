@@ -18,6 +18,7 @@ import { conflict, notFound } from '../../errors.js';
 import type { Session, SessionService } from '../../plugins/auth.js';
 import { currentChip } from '../payments/shared.js';
 import type { PetService } from '../pets/service.js';
+import { readContactCheck } from '../contacts/ownerCheck.js';
 import { byEmail } from '../users/accounts.js';
 import { emailChangedNotice } from '../users/emails.js';
 import { voidMailedLinks } from '../users/mailedLinks.js';
@@ -64,7 +65,8 @@ export function createAdminRecords(deps: AdminRecordDeps) {
     async getUser(userId: number): Promise<AdminUser> {
       const row = await userRow(userId);
       const user = await accounts.loadUser(userId);
-      return { ...user, data: { ...user.data, paymentCustomerId: row.paymentCustomerId, imageUrl: imageUrl('users', row.photo) } };
+      const contactCheck = await readContactCheck(db, userId);
+      return { ...user, data: { ...user.data, paymentCustomerId: row.paymentCustomerId, imageUrl: imageUrl('users', row.photo), contactCheck } };
     },
 
     /**
@@ -88,7 +90,7 @@ export function createAdminRecords(deps: AdminRecordDeps) {
         await db.transaction(async (tx) => {
           // A new address was told on the phone, never proven: a provider's sign-in must not join it on its word.
           // Likewise a number told on the phone: the owner proves it with a texted code from the profile.
-          const proof = { ...(emailChanged ? { emailVerifiedAt: null } : {}), ...(saved.phoneNumber !== current.phoneNumber ? { phoneVerifiedAt: null } : {}) };
+          const proof = { ...(emailChanged ? { emailVerifiedAt: null, emailBouncedAt: null } : {}), ...(saved.phoneNumber !== current.phoneNumber ? { phoneVerifiedAt: null } : {}) };
           await tx.update(users).set({ ...saved, ...proof, updatedAt: new Date() }).where(eq(users.id, userId));
           if (emailChanged) {
             await voidMailedLinks(tx, userId);
