@@ -17,8 +17,8 @@ const TEXTS_EVERY_MS = 1000;
 const RETRY_EVERY_MS = 60_000;
 /** Found reports nobody opened are looked at every minute: their delays are counted in minutes. */
 const ESCALATION_EVERY_MS = 60_000;
-/** Owners due "Is this still how we reach you?" are looked for every 5 minutes: a bounce is followed up soon, the months need no haste. */
-const CONTACT_CHECK_EVERY_MS = 5 * 60_000;
+/** Owners due "Is this still how we reach you?" are looked for every minute: a bounce or a failed text is followed up at once. */
+const CONTACT_CHECK_EVERY_MS = 60_000;
 const SWEEP_EVERY_MS = 24 * 3600_000;
 
 /**

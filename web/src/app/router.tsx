@@ -62,6 +62,8 @@ export const routes: RouteObject[] = [
       // Opened from the link mailed to a new e-mail address, signed in or not.
       { path: paths.confirmEmail, lazy: page(() => import('../features/profile/ConfirmEmailPage'), 'ConfirmEmailPage') },
       { path: paths.backupContactConfirm, lazy: page(() => import('../features/contacts/ConfirmBackupContactPage'), 'ConfirmBackupContactPage') },
+      // Opened from "Is this still how we reach you?", signed in or not.
+      { path: paths.contactsConfirm, lazy: page(() => import('../features/contacts/ConfirmContactsPage'), 'ConfirmContactsPage') },
       ...finderRoutes,
       // The finder's form ("Reach the owner"), opened from a profile, a short link's page or the lookup.
       { path: paths.found, lazy: page(() => import('../features/foundReports/FinderReportPage'), 'FinderReportPage') },

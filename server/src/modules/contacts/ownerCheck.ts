@@ -70,14 +70,13 @@ export function createOwnerCheck(deps: OwnerCheckDeps & { forget: (userId: numbe
    * confirmation link does) and so ends a bounce; a text or the dashboard cannot vouch for a bouncing address.
    */
   async function confirmContacts(userId: number, channel: CheckChannel | 'dashboard') {
-    const now = new Date();
-    const proven = channel === 'email' ? { emailVerifiedAt: now, emailBouncedAt: null } : {};
+    const proven = channel === 'email' ? { emailVerifiedAt: sql`now()`, emailBouncedAt: null } : {};
     await db
       .update(users)
       .set({
         ...proven,
-        emailConfirmedAt: channel === 'email' ? now : sql`case when ${users.emailBouncedAt} is null then ${now} else ${users.emailConfirmedAt} end`,
-        phoneConfirmedAt: sql`case when ${users.phoneNumber} is null then null else ${now} end`,
+        emailConfirmedAt: channel === 'email' ? sql`now()` : sql`case when ${users.emailBouncedAt} is null then now() else ${users.emailConfirmedAt} end`,
+        phoneConfirmedAt: sql`case when ${users.phoneNumber} is null then null else now() end`,
         contactsCheckDueAt: null,
       })
       .where(eq(users.id, userId));

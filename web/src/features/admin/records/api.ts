@@ -1,4 +1,4 @@
-import type { AdminPet, AdminPetSupport, AdminPetUpdate, AdminUser, AdminUserUpdate, PetTransfer, TransferPetInput } from '@petreg/contract';
+import type { AdminPet, AdminPetSupport, AdminPetUpdate, AdminUser, AdminUserUpdate, BackupContact, PetTransfer, TransferPetInput } from '@petreg/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../app/api';
 
@@ -57,5 +57,14 @@ export function useRemovePet(petId: number) {
   return useMutation({
     mutationFn: () => api.get<{ id: number }>(`admin/remove-pet/${petId}`),
     onSuccess: () => queryClient.removeQueries({ queryKey: petRecordKey(petId) }),
+  });
+}
+
+/** POST admin/backup-contact/{id}/resend-confirmation: texts an owner's backup contact the confirmation request again. */
+export function useAdminResendContactConfirmation(petId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (contactId: number) => api.post<BackupContact>(`admin/backup-contact/${contactId}/resend-confirmation`, {}),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'pet-support', petId] }),
   });
 }
