@@ -2,7 +2,6 @@
  * "Is this still how we reach you?": the owner's e-mail and mobile asked about every few months
  * (CONTACT_RECONFIRM_MONTHS) and after a message to them failed, confirmed with one click on a signed link.
  */
-import { z } from 'zod';
 import { requestObject, textField } from './fields.js';
 import { messages } from './messages.js';
 
