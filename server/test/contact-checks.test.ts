@@ -101,6 +101,8 @@ describe('"Is this still how we reach you?" every few months', () => {
     await refused(`${Number(id) + 1}.${askedAt}.${channel}.${signature}`);
     await refused(`${id}.${Number(askedAt) + 1}.${channel}.${signature}`);
     await refused('nonsense');
+    await refused(`99999999999.${askedAt}.${channel}.${signature}`);
+    await refused(`${id}.9007199254740991.${channel}.${signature}`);
 
     const confirmed = await call<ContactsConfirmed>(ctx.app, 'POST', 'public/contacts/confirm', { body: { token } });
     expect(confirmed.status).toBe(200);

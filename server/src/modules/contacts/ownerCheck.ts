@@ -17,6 +17,8 @@ export interface OwnerCheckDeps {
 }
 
 const DAY_MS = 24 * 3600_000;
+/** The largest id a PostgreSQL integer holds: a larger one in a link names nobody. */
+const MAX_ID = 2_147_483_647;
 
 /** When the e-mail was last confirmed: its mailed link followed (emailVerifiedAt), or the owner's "still how you reach me". */
 export const emailConfirmedAt = sql<Date | null>`greatest(${users.emailVerifiedAt}, ${users.emailConfirmedAt})`;
@@ -90,7 +92,8 @@ export function createOwnerCheck(deps: OwnerCheckDeps & { forget: (userId: numbe
       const id = Number(idText);
       const askedAt = Number(askedText);
       const invalid = badRequest(messages.contactsLinkInvalid);
-      if (rest.length || !Number.isSafeInteger(id) || !Number.isSafeInteger(askedAt) || (channel !== 'email' && channel !== 'sms') || !signature) throw invalid;
+      const wellFormed = !rest.length && Number.isInteger(id) && id > 0 && id <= MAX_ID && Number.isSafeInteger(askedAt) && !Number.isNaN(new Date(askedAt).getTime());
+      if (!wellFormed || (channel !== 'email' && channel !== 'sms') || !signature) throw invalid;
       if (Date.now() - askedAt > contactCheckRules.linkLifetimeDays * DAY_MS) throw invalid;
       const [owner] = await db
         .select({ email: users.email, phoneNumber: users.phoneNumber })
