@@ -46,6 +46,7 @@ import { contactRoutes } from './modules/contacts/routes.js';
 import { createFoundInbox } from './modules/foundReports/inbox.js';
 import { foundInboxRoutes } from './modules/foundReports/inboxRoutes.js';
 import { createPhoneSharing } from './modules/foundReports/sharePhone.js';
+import { createOwnerCheck } from './modules/contacts/ownerCheck.js';
 import { createContactService } from './modules/contacts/service.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { createPaymentService, type PaymentService } from './modules/payments/service.js';
@@ -277,7 +278,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         pets,
         cards: createPetCards({ db: database.db, storage, publicUrl: config.publicUrl, registry: config.registry }),
       });
-      await api.register(contactRoutes, { contacts });
+      await api.register(contactRoutes, {
+        contacts,
+        ownerCheck: createOwnerCheck({ db: database.db, publicUrl: config.publicUrl, secret: deps.jwtSecret, forget: users.forget }),
+      });
       await api.register(publicRoutes, { publicPages });
       await api.register(openLookupRoutes, {
         openLookup: createOpenLookup({ publicPages, registry: config.registry, publicUrl: config.publicUrl }),
@@ -308,7 +312,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       });
       await api.register(protectedRecordRoutes, { protectedRecords: createProtectedRecords({ db: database.db, accounts: users, records }) });
       await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl, log: app.log }), db: database.db });
-      await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config, deps.jwtSecret) }) });
+      await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config, deps.jwtSecret), forget: users.forget }) });
       await api.register(adminSearchRoutes, { search: createAdminSearch({ db: database.db }) });
       await api.register(apiKeyRoutes, { apiKeys: createApiKeyAdministration({ db: database.db, keys: apiKeyGate }) });
       // Twilio's delivery reports and replies; with the embedded texter nothing calls them.

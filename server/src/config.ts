@@ -139,6 +139,13 @@ const envSchema = z.object({
   FOUND_REPORT_BACKUP_AFTER_MINUTES: escalationMinutes.default(15),
   FOUND_REPORT_VETS_AFTER_MINUTES: escalationMinutes.default(120),
   ...inboundMailEnv,
+  // How often owners are asked "Is this still how we reach you?" (months since their contacts were last confirmed or asked about).
+  CONTACT_RECONFIRM_MONTHS: z.coerce
+    .number()
+    .int('must be a whole number of months')
+    .min(1, 'must be from 1 to 60 months')
+    .max(60, 'must be from 1 to 60 months')
+    .default(6),
 });
 
 /** The variables by name, as strings, the way the process environment gives them. */
@@ -197,6 +204,8 @@ export interface Config {
   foundReportEscalation: { backupAfterMinutes: number; vetsAfterMinutes: number };
   /** Replies to lost pet alert e-mails relayed to the owner by the inbound mail listener; null: no relay. */
   inboundMail: InboundMailSettings | null;
+  /** Months between two "Is this still how we reach you?" of an owner who confirmed nothing meanwhile. */
+  contactReconfirmMonths: number;
 }
 
 export class ConfigError extends Error {}
@@ -290,6 +299,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitAllowList: e.RATE_LIMIT_ALLOWLIST,
     foundReportEscalation: { backupAfterMinutes: e.FOUND_REPORT_BACKUP_AFTER_MINUTES, vetsAfterMinutes: e.FOUND_REPORT_VETS_AFTER_MINUTES },
     inboundMail: inboundMailOf(e),
+    contactReconfirmMonths: e.CONTACT_RECONFIRM_MONTHS,
   };
 }
 

@@ -39,6 +39,9 @@ async function main() {
     : null;
   const stopWorker = startWorker(app, database.db, mailer, texter, alertMailSettingsOf(config, jwtSecret), config.foundReportEscalation, {
     publicUrl: config.publicUrl,
+    secret: jwtSecret,
+    registryName: config.registry.name,
+    reconfirmMonths: config.contactReconfirmMonths,
   });
 
   let closing = false;

@@ -110,6 +110,9 @@ describe('a claimed alert e-mail', () => {
     try {
       const stop = startWorker(ctx.app, db(), server.mailer, createFileTexter(ctx.outboxDir), alertMailSettings, { backupAfterMinutes: 15, vetsAfterMinutes: 120 }, {
         publicUrl: 'http://localhost',
+        secret: 'test-secret',
+        registryName: 'Pet Registry',
+        reconfirmMonths: 6,
       });
       // The worker's alert round starts on its timer.
       vi.advanceTimersByTime(5000);

@@ -9,6 +9,7 @@ import { limits } from './constants.js';
 import { idField, idParam, requestObject, textField } from './fields.js';
 import { messages } from './messages.js';
 import type { AlertStatus } from './alert.js';
+import type { ContactCheck } from './contactCheck.js';
 import type { MailKind, MailStatus } from './mailLog.js';
 import { chipNumberProblem, petFields, type BackupContact, type Pet } from './pet.js';
 import type { RecordProtection } from './protectedRecord.js';
@@ -86,6 +87,8 @@ export interface AdminUser extends User {
     imageUrl: string | null;
     /** The protected-record flag: who set it, when and why; null when the record is not protected. */
     protection: RecordProtection | null;
+    /** When the e-mail and the phone were last confirmed, and whether the e-mail bounces. */
+    contactCheck: ContactCheck;
   };
 }
 

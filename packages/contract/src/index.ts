@@ -29,3 +29,4 @@ export * from './protectedRecord.js';
 export * from './petTransfer.js';
 export * from './ownerData.js';
 export * from './reminders.js';
+export * from './contactCheck.js';

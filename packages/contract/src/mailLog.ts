@@ -31,6 +31,7 @@ export const mailKinds = {
   'renewal-reminder': 'Plan renewal reminder',
   'cover-lapsed': 'Cover lapsed',
   'chip-scan-reminder': 'Chip scan reminder',
+  'contacts-check': 'Is this still how we reach you?',
 } as const;
 export type MailKind = keyof typeof mailKinds;
 

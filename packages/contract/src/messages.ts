@@ -299,5 +299,9 @@ export const messages = {
   transferHoldSet: 'Transfers of this pet are on hold.',
   transferHoldLifted: 'The hold was lifted.',
   adminTransferHeld: "This pet's transfers are on hold for a dispute (see the hold on this record). Confirm to transfer it anyway.",
+  // Contacts that stay true (issue 20).
+  contactsLinkInvalid: 'This confirmation link is invalid or has expired. Sign in to check your contact details on your profile.',
+  contactsConfirmed: 'Thank you: your contact details are confirmed.',
+  mailNotSent: 'Only an e-mail that was sent can be marked as bounced.',
 } as const;
 

@@ -14,6 +14,8 @@ export const paths = {
   confirmEmail: '/confirm-email',
   /** Opened from the link texted to a backup contact; read with `?token=`. */
   backupContactConfirm: '/backup-contact/confirm',
+  /** Opened from "Is this still how we reach you?" (e-mail or text); read with `?token=`. */
+  contactsConfirm: '/contacts/confirm',
   petRegister: '/pet-register',
   healthcheck: '/healthcheck',
   microchipLookup: '/microchip-lookup',

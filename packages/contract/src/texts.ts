@@ -11,6 +11,7 @@ export const textKinds = {
   'phone-code': 'Phone number code',
   'backup-contact-confirmation': 'Backup contact confirmation',
   'alert-sent': 'Alert sent (to the owner)',
+  'contacts-check': 'Is this still how we reach you?',
 } as const;
 export type TextKind = keyof typeof textKinds;
 

@@ -108,8 +108,19 @@ export const users = pgTable(
     recordProtectedAt: timestamptz('record_protected_at'),
     recordProtectedBy: integer('record_protected_by').references((): AnyPgColumn => users.id),
     recordProtectedReason: text('record_protected_reason'),
+    /** When the owner last said, through "Is this still how we reach you?", that the e-mail still reaches them. */
+    emailConfirmedAt: timestamptz('email_confirmed_at'),
+    /** The same for the mobile number. */
+    phoneConfirmedAt: timestamptz('phone_confirmed_at'),
+    /** A mail to the address was refused for good; cleared when the address is proven again or changed. */
+    emailBouncedAt: timestamptz('email_bounced_at'),
+    /** When "Is this still how we reach you?" last went out; its links name this moment. */
+    contactsAskedAt: timestamptz('contacts_asked_at'),
+    /** Set when a mail to the owner bounced or a text to their number failed: the worker asks at its next sweep. */
+    contactsCheckDueAt: timestamptz('contacts_check_due_at'),
   },
   (t) => [
+    index('users_contacts_check_due_idx').on(t.contactsCheckDueAt).where(sql`${t.contactsCheckDueAt} is not null`),
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
     // Administrators' search (admin-search): part of a name or an e-mail, or a phone from its area code on.
     index('users_name_trgm_idx').using('gin', sql`${ownerFullName(t.firstName, t.lastName)} gin_trgm_ops`),

@@ -5,6 +5,7 @@ import type { Database } from '../db/client.js';
 import { loggable } from '../errors.js';
 import { sweepSignInAttempts } from '../modules/users/signIn.js';
 import type { AlertMailSettings } from '../modules/alerts/messages.js';
+import { askOwnersToConfirmContacts, type OwnerCheckSettings } from '../modules/contacts/ownerCheckSweep.js';
 import { escalateFoundReports, type EscalationSettings } from '../modules/foundReports/escalation.js';
 import { expirePetTransfers } from '../modules/pets/transferExpiry.js';
 import { sendReminders, type ReminderSettings } from '../modules/reminders/service.js';
@@ -20,14 +21,17 @@ const RETRY_EVERY_MS = 60_000;
 const ESCALATION_EVERY_MS = 60_000;
 /** Owners' transfer offers past their 7 days are looked for every minute. */
 const TRANSFER_EXPIRY_EVERY_MS = 60_000;
+/** Owners due "Is this still how we reach you?" are looked for every minute: a bounce or a failed text is followed up at once. */
+const CONTACT_CHECK_EVERY_MS = 60_000;
 const SWEEP_EVERY_MS = 24 * 3600_000;
 /** Reminders are looked for every hour: each is due on a day, and its unique key keeps it from going twice. */
 const REMINDERS_EVERY_MS = 3600_000;
 
 /**
  * Background work beside the HTTP server: the mail outbox, the alert e-mails, the texts, the found
- * reports nobody opened, owners' transfer offers past their time, provider calls to retry, the owners'
- * reminders and the daily expiry sweep. Returns a stop function for graceful shutdown: no e-mail is
+ * reports nobody opened, owners' transfer offers past their time, owners due a check of their
+ * contacts, provider calls to retry, the owners' reminders and the daily expiry sweep. Returns a stop
+ * function for graceful shutdown: no e-mail is
  * started after it, the e-mails claimed and not started are handed back for another instance, and it
  * resolves once those in flight are through.
  */
@@ -38,7 +42,8 @@ export function startWorker(
   texter: Texter,
   alertMail: AlertMailSettings,
   escalation: EscalationSettings,
-  reminders: ReminderSettings,
+  /** What the mails the worker writes to owners (reminders, contact checks) link to and sign with. */
+  ownerMail: ReminderSettings & OwnerCheckSettings,
 ): () => Promise<void> {
   // Each job runs on its own: a long alert run does not hold up a password reset or a receipt. A tick
   // that finds its job's previous round still going is skipped rather than queued behind it.
@@ -75,6 +80,10 @@ export function startWorker(
     const expired = await expirePetTransfers(db);
     if (expired) app.log.info(`transfer offers expired: ${expired}`);
   });
+  const checkContacts = run('contact checks', async () => {
+    const { asked } = await askOwnersToConfirmContacts(db, ownerMail);
+    if (asked) app.log.info({ asked }, 'owners asked whether their contacts still reach them');
+  });
   const stopReplaced = run('replaced subscriptions', () => app.payments.stopReplacedSubscriptions());
   const sweep = run('expiry sweep', async () => {
     const expired = await app.payments.expireLapsedRegistrations();
@@ -82,7 +91,7 @@ export function startWorker(
     await sweepSignInAttempts(db);
   });
   const remind = run('reminders', async () => {
-    const queued = await sendReminders(db, reminders);
+    const queued = await sendReminders(db, ownerMail);
     if (queued.renewals || queued.chipScans) app.log.info(queued, 'reminders queued');
   });
   sweep();
@@ -93,6 +102,7 @@ export function startWorker(
     setInterval(sendTexts, TEXTS_EVERY_MS),
     setInterval(escalate, ESCALATION_EVERY_MS),
     setInterval(expireTransfers, TRANSFER_EXPIRY_EVERY_MS),
+    setInterval(checkContacts, CONTACT_CHECK_EVERY_MS),
     setInterval(stopReplaced, RETRY_EVERY_MS),
     setInterval(sweep, SWEEP_EVERY_MS),
     setInterval(remind, REMINDERS_EVERY_MS),

@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { MailServerUnavailableError, type Mailer } from '../adapters/mail/index.js';
+import { MailServerUnavailableError, RecipientRefusedError, type Mailer } from '../adapters/mail/index.js';
 import type { Database } from '../db/client.js';
 import { alertEmails, mailOutbox, textOutbox } from '../db/schema.js';
+import { noteBouncedEmail } from '../modules/contacts/deliveryFailures.js';
 import { hideLinkCodes } from '../modules/users/mailedLinks.js';
 
 const BATCH = 20;
@@ -126,7 +127,8 @@ export async function forEachLimited<T>(items: T[], limit: number, work: (item: 
 export const SERVER_PAUSE_MS = 60_000;
 
 /**
- * Sends the e-mails that are due; a failure goes back to 'pending' with a later try. While the mail
+ * Sends the e-mails that are due; a failure goes back to 'pending' with a later try, a recipient the
+ * mail server refuses for good is bounced (and its account's owner asked about their contacts). While the mail
  * server is out of reach the e-mails wait for it, using up no attempt (a receipt is not lost to an
  * outage of a few hours). Once `stop` is signalled no e-mail is started: those claimed are handed back.
  */
@@ -149,6 +151,13 @@ export async function sendDueMail(db: Database, mailer: Mailer, time?: Date | ((
           await db.update(mailOutbox).set({ status: 'sent', attempts, sentAt: new Date(), ...scrubbed }).where(eq(mailOutbox.id, mail.id));
           sent++;
         } catch (error) {
+          if (error instanceof RecipientRefusedError) {
+            // A hard bounce: sending again cannot deliver it; the account with the address is asked about its contacts.
+            const scrubbed = { text: hideLinkCodes(mail.text), html: mail.html && hideLinkCodes(mail.html) };
+            await db.update(mailOutbox).set({ status: 'bounced', attempts, lastError: error.message.slice(0, 500), ...scrubbed }).where(eq(mailOutbox.id, mail.id));
+            await noteBouncedEmail(db, mail.recipient, mail.kind);
+            return;
+          }
           if (!(error instanceof MailServerUnavailableError)) {
             await db.update(mailOutbox).set(failedAttempt(attempts, error, clock)).where(eq(mailOutbox.id, mail.id));
             return;

@@ -2,6 +2,7 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { NumberRefusedError, TextOutcomeUnknownError, TextProviderUnavailableError, type Texter } from '../adapters/sms/index.js';
 import type { Database } from '../db/client.js';
 import { textOptOuts, textOutbox } from '../db/schema.js';
+import { noteFailedText } from '../modules/contacts/deliveryFailures.js';
 import { hideTextCodes } from '../modules/texts/outbox.js';
 import { claimDue, clockOf, failedAttempt, forEachLimited, handBack, holdClaims, SERVER_PAUSE_MS } from './outbox.js';
 
@@ -39,7 +40,8 @@ export interface TextSendRun {
  * Sends the texts that are due through the SMS adapter, like the mail outbox: each claimed before
  * sending, marked sent with the provider's id, tried again later with a growing wait, failed at once
  * when the provider refuses the number for good, and waiting (no attempt used) while the provider is
- * out of reach. A number that answered STOP gets nothing (one the provider says answered STOP is
+ * out of reach; a text to an owner's own number that fails for good has the owner asked about their
+ * contacts. A number that answered STOP gets nothing (one the provider says answered STOP is
  * recorded so). A text that ends (sent, failed or canceled) keeps no code; one to be tried again keeps
  * its body until then. A text whose hand-over timed out is looked up at the provider before it is
  * sent again, and recorded sent (with the provider's id) if the provider had taken it, so a timeout
@@ -95,11 +97,13 @@ export async function sendDueTexts(db: Database, texter: Texter, time?: Date | (
               .update(textOutbox)
               .set({ status: 'failed', attempts, lastError: String(error).slice(0, 500), body: hideTextCodes(text.kind, text.body) })
               .where(eq(textOutbox.id, text.id));
+            if (!error.optedOut) await noteFailedText(db, text);
           } else {
             const attempt = failedAttempt(attempts, error, clock);
             // Given up: the text is final, so it keeps no code either.
             const body = attempt.status === 'failed' ? hideTextCodes(text.kind, text.body) : text.body;
             await db.update(textOutbox).set({ ...attempt, body }).where(eq(textOutbox.id, text.id));
+            if (attempt.status === 'failed') await noteFailedText(db, text);
           }
         } finally {
           claims.letGo(text.id);

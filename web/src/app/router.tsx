@@ -63,6 +63,8 @@ export const routes: RouteObject[] = [
       { path: paths.confirmEmail, lazy: page(() => import('../features/profile/ConfirmEmailPage'), 'ConfirmEmailPage') },
       { path: paths.petTransfer, lazy: page(() => import('../features/transfers/PetTransferPage'), 'PetTransferPage') },
       { path: paths.backupContactConfirm, lazy: page(() => import('../features/contacts/ConfirmBackupContactPage'), 'ConfirmBackupContactPage') },
+      // Opened from "Is this still how we reach you?", signed in or not.
+      { path: paths.contactsConfirm, lazy: page(() => import('../features/contacts/ConfirmContactsPage'), 'ConfirmContactsPage') },
       ...finderRoutes,
       // The finder's form ("Reach the owner"), opened from a profile, a short link's page or the lookup.
       { path: paths.found, lazy: page(() => import('../features/foundReports/FinderReportPage'), 'FinderReportPage') },

@@ -18,6 +18,7 @@ import { countedMatches, matchCount } from '../../db/matchCount.js';
 import { alertEmails, mailOutbox, textOutbox } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
+import { noteBouncedEmail } from '../contacts/deliveryFailures.js';
 import { hideLinkCodes } from '../users/mailedLinks.js';
 import { hideTextCodes } from '../texts/outbox.js';
 import { alertMessageWriter, readAlerts, type AlertMailSettings } from '../alerts/messages.js';
@@ -25,6 +26,8 @@ import { alertMessageWriter, readAlerts, type AlertMailSettings } from '../alert
 export interface MailLogDeps {
   db: Database;
   alertMail: AlertMailSettings;
+  /** Drops the cached user objects of accounts a bounce changed. */
+  forget: (userId: number) => void;
 }
 
 export type MailLog = ReturnType<typeof createMailLog>;
@@ -121,7 +124,7 @@ function fromRow(row: LoggedMailRow): LoggedMail {
 }
 
 /** The mail log (admin-send-email): every e-mail the portal sent or will send, one opened, a failed one sent again. */
-export function createMailLog({ db, alertMail }: MailLogDeps) {
+export function createMailLog({ db, alertMail, forget }: MailLogDeps) {
   const writeAlertMessage = alertMessageWriter(alertMail);
 
   /** Subjects and texts for the alert e-mails among `mails`, from their alerts as they are now. */
@@ -207,6 +210,31 @@ export function createMailLog({ db, alertMail }: MailLogDeps) {
         return queued;
       });
       const mail = await find(queue, resent!.id);
+      const { subject } = (await rendered([mail])).get(mail)!;
+      return entryOf(mail, subject);
+    },
+
+    /**
+     * POST admin/mail/outbox/{id}/bounced: a bounce the mail server reported after it accepted the e-mail
+     * (a delivery failure notice in the sender's mailbox), recorded as a refusal at sending would be:
+     * the address's owner has it unproven and is asked about their contacts.
+     */
+    async markBounced(session: Session, id: number): Promise<MailLogEntry> {
+      const changed = await db.transaction(async (tx) => {
+        const [bounced] = await tx
+          .update(mailOutbox)
+          .set({ status: 'bounced', lastError: 'Reported as bounced by the mail server after sending.' })
+          .where(sql`${mailOutbox.id} = ${id} and ${mailOutbox.status} = 'sent'`)
+          .returning({ recipient: mailOutbox.recipient, kind: mailOutbox.kind });
+        if (!bounced) {
+          const [exists] = await tx.select({ id: mailOutbox.id }).from(mailOutbox).where(eq(mailOutbox.id, id));
+          throw exists ? badRequest(messages.mailNotSent) : notFound(messages.mailNotFound);
+        }
+        await recordAudit(tx, { actorUserId: session.userId, action: 'mail.bounced', entity: 'mail_outbox', entityId: id, before: { status: 'sent' }, after: { status: 'bounced' } });
+        return noteBouncedEmail(tx, bounced.recipient, bounced.kind);
+      });
+      changed.forEach(forget);
+      const mail = await find('outbox', id);
       const { subject } = (await rendered([mail])).get(mail)!;
       return entryOf(mail, subject);
     },

@@ -1,4 +1,4 @@
-import { mailLogQuery, mailParams, roleGroups } from '@petreg/contract';
+import { idParams, mailLogQuery, mailParams, roleGroups } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { answer } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
@@ -17,5 +17,9 @@ export const mailLogRoutes: FastifyPluginAsyncZod<{ mailLog: MailLog }> = async 
 
   app.post('/admin/mail/:queue/:id/resend', { schema: { tags, params: mailParams }, config }, async (request) =>
     answer(await mailLog.resend(sessionOf(request), request.params.queue, request.params.id)),
+  );
+
+  app.post('/admin/mail/outbox/:id/bounced', { schema: { tags, params: idParams }, config }, async (request) =>
+    answer(await mailLog.markBounced(sessionOf(request), request.params.id)),
   );
 };

@@ -20,6 +20,7 @@ import type { Session, SessionService } from '../../plugins/auth.js';
 import { currentChip } from '../payments/shared.js';
 import { recordProtectionOf } from './protectedRecord.js';
 import type { PetService } from '../pets/service.js';
+import { readContactCheck } from '../contacts/ownerCheck.js';
 import { byEmail } from '../users/accounts.js';
 import { emailChangedNotice } from '../users/emails.js';
 import { voidMailedLinks } from '../users/mailedLinks.js';
@@ -79,8 +80,8 @@ export function createAdminRecords(deps: AdminRecordDeps) {
     async getUser(userId: number): Promise<AdminUser> {
       const row = await userRow(userId);
       const user = await accounts.loadUser(userId);
-      const protection = await recordProtectionOf(db, userId);
-      return { ...user, data: { ...user.data, paymentCustomerId: row.paymentCustomerId, imageUrl: imageUrl('users', row.photo), protection } };
+      const [protection, contactCheck] = await Promise.all([recordProtectionOf(db, userId), readContactCheck(db, userId)]);
+      return { ...user, data: { ...user.data, paymentCustomerId: row.paymentCustomerId, imageUrl: imageUrl('users', row.photo), protection, contactCheck } };
     },
 
     /**
@@ -104,7 +105,7 @@ export function createAdminRecords(deps: AdminRecordDeps) {
         await db.transaction(async (tx) => {
           // A new address was told on the phone, never proven: a provider's sign-in must not join it on its word.
           // Likewise a number told on the phone: the owner proves it with a texted code from the profile.
-          const proof = { ...(emailChanged ? { emailVerifiedAt: null } : {}), ...(saved.phoneNumber !== current.phoneNumber ? { phoneVerifiedAt: null } : {}) };
+          const proof = { ...(emailChanged ? { emailVerifiedAt: null, emailBouncedAt: null } : {}), ...(saved.phoneNumber !== current.phoneNumber ? { phoneVerifiedAt: null } : {}) };
           await tx.update(users).set({ ...saved, ...proof, updatedAt: new Date() }).where(eq(users.id, userId));
           if (emailChanged) {
             await voidMailedLinks(tx, userId);

@@ -2,6 +2,7 @@ import { messages, normalisePhone, type BackupContact } from '@petreg/contract';
 import type { z } from 'zod';
 import type { backupContactSchema } from '@petreg/contract';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { recordAudit } from '../../db/audit.js';
 import type { Database } from '../../db/client.js';
 import { backupContacts } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
@@ -67,6 +68,21 @@ export function createContactService(deps: ConfirmationDeps & { db: Database }) 
         if (!contact) throw notFound(messages.notFound);
         if (contact.phoneConfirmedAt) throw badRequest(messages.backupContactAlreadyConfirmed);
         if (!(await askToConfirm(tx, deps, contact))) throw new AppError(429, [messages.backupContactConfirmationsTooMany]);
+      });
+      return read(id);
+    },
+
+    /**
+     * POST admin/backup-contact/{id}/resend-confirmation: support texts the request again for any
+     * owner's contact, within that owner's 5 texts an hour; recorded in the audit log.
+     */
+    async resendConfirmationAsAdmin(session: Session, id: number): Promise<BackupContact> {
+      await db.transaction(async (tx) => {
+        const [contact] = await tx.select().from(backupContacts).where(and(eq(backupContacts.id, id), isNull(backupContacts.deletedAt))).for('update');
+        if (!contact) throw notFound(messages.notFound);
+        if (contact.phoneConfirmedAt) throw badRequest(messages.backupContactAlreadyConfirmed);
+        if (!(await askToConfirm(tx, deps, contact))) throw new AppError(429, [messages.backupContactConfirmationsTooMany]);
+        await recordAudit(tx, { actorUserId: session.userId, action: 'backup-contact.resend-confirmation', entity: 'backup_contact', entityId: id });
       });
       return read(id);
     },

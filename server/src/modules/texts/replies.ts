@@ -3,6 +3,7 @@ import { and, eq, isNull, notInArray, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { textOptOuts, textOutbox } from '../../db/schema.js';
 import { confirmByReply } from '../contacts/confirmation.js';
+import { noteFailedText } from '../contacts/deliveryFailures.js';
 
 /** Twilio's opt-out and opt-in keywords (a whole message, any letter case); Twilio itself answers them. */
 const stopWords = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT']);
@@ -21,7 +22,7 @@ export function createTextReplies(db: Database) {
   return {
     /**
      * A delivery report for the text Twilio knows by `sid`: recorded on the text; undelivered or
-     * failed marks the text failed with Twilio's code. Answers false for a SID the portal never sent.
+     * failed marks the text failed with Twilio's code (and, on an owner's own number, has them asked about their contacts). Answers false for a SID the portal never sent.
      */
     async recordDelivery(report: { sid: string; status: string; errorCode?: string }): Promise<boolean> {
       const status = report.status.toLowerCase();
@@ -33,8 +34,9 @@ export function createTextReplies(db: Database) {
           ...(failed ? { status: 'failed', lastError: `Not delivered (${status}${report.errorCode ? `, Twilio error ${report.errorCode}` : ''})` } : {}),
         })
         .where(and(eq(textOutbox.providerId, report.sid), or(isNull(textOutbox.deliveryStatus), notInArray(textOutbox.deliveryStatus, finalDeliveries))))
-        .returning({ recipient: textOutbox.recipient });
+        .returning({ recipient: textOutbox.recipient, userId: textOutbox.userId, kind: textOutbox.kind });
       if (text && report.errorCode === UNSUBSCRIBED) await db.insert(textOptOuts).values({ phone: text.recipient }).onConflictDoNothing();
+      else if (text && failed) await noteFailedText(db, text);
       if (text) return true;
       const [known] = await db.select({ id: textOutbox.id }).from(textOutbox).where(eq(textOutbox.providerId, report.sid)).limit(1);
       return Boolean(known);

@@ -69,7 +69,8 @@ export function createEmailChange(deps: { db: Database; publicUrl: string }, acc
           const [holder] = await tx.select({ id: users.id }).from(users).where(byEmail(claimed.newEmail));
           if (holder && holder.id !== user.id) throw conflict(messages.emailTaken);
           const changed = !isSameEmail(claimed.newEmail, user.email);
-          await tx.update(users).set({ email: claimed.newEmail, emailVerifiedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, user.id));
+          // The address is proven: whatever bounced before no longer holds.
+          await tx.update(users).set({ email: claimed.newEmail, emailVerifiedAt: new Date(), emailBouncedAt: null, updatedAt: new Date() }).where(eq(users.id, user.id));
           if (changed) {
             // Reset links name the old address.
             await voidMailedLinks(tx, user.id);

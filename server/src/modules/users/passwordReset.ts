@@ -85,7 +85,7 @@ export function createPasswordReset(
         const now = new Date();
         await tx
           .update(users)
-          .set({ ...details, passwordHash, emailVerifiedAt: now, isActive: true, signUpAbandonedAt: null, updatedAt: now })
+          .set({ ...details, passwordHash, emailVerifiedAt: now, emailBouncedAt: null, isActive: true, signUpAbandonedAt: null, updatedAt: now })
           .where(eq(users.id, claimed.userId));
         await voidMailedLinks(tx, claimed.userId);
         return claimed.userId;

@@ -1,4 +1,4 @@
-import type { BackupContact, BackupContactInput } from '@petreg/contract';
+import type { BackupContact, BackupContactInput, ContactCheck, ContactsConfirmed } from '@petreg/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, orEmpty } from '../../app/api';
 
@@ -40,4 +40,32 @@ export function useResendContactConfirmation() {
 /** The contact follows the texted link, signed in or not. */
 export function useConfirmBackupContact() {
   return useMutation({ mutationFn: (token: string) => api.post<boolean>('public/backup-contact/confirm', { token }) });
+}
+
+const contactCheckKey = ['Users', 'contacts-check'] as const;
+
+/** When the owner's e-mail and phone were last confirmed, and whether the dashboard asks to check them. */
+export function useContactCheck() {
+  return useQuery({
+    queryKey: contactCheckKey,
+    queryFn: ({ signal }) => api.get<ContactCheck>('Users/contacts-check', { signal }),
+  });
+}
+
+/** The owner answers "Is this still how we reach you?" from the dashboard. */
+export function useConfirmContacts() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<ContactCheck>('Users/contacts/confirm', {}),
+    onSuccess: (check) => queryClient.setQueryData(contactCheckKey, check),
+  });
+}
+
+/** The owner follows the link mailed or texted to them, signed in or not. */
+export function useConfirmContactsByLink() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (token: string) => api.post<ContactsConfirmed>('public/contacts/confirm', { token }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: contactCheckKey }),
+  });
 }

@@ -6,6 +6,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { SectionCard } from '../../components/SectionCard';
 import { useSession } from '../auth/session';
 import { BackupContactsCard } from '../contacts/BackupContactsCard';
+import { ContactCheckBanner } from '../contacts/ContactCheckBanner';
 import { FoundReportsCard } from '../foundReports/FoundReportsCard';
 import { PetList } from '../pets/PetList';
 import { IncomingTransfersCard } from '../transfers/IncomingTransfersCard';
@@ -22,6 +23,7 @@ export function DashboardPage() {
         title={user ? `Welcome, ${user.data.firstName || user.data.displayName}` : 'Dashboard'}
         subtitle="Everything someone needs to bring your pet home, in one place."
       />
+      {user && <ContactCheckBanner user={user} />}
       {isMember && (
         <Alert
           icon={<CardGiftcard />}

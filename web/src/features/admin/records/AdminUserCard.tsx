@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { adminUserSchema, messages, type AdminUser, type AdminUserInput, type AdminUserUpdate } from '@petreg/contract';
+import { adminUserSchema, formatDate, messages, type AdminUser, type AdminUserInput, type AdminUserUpdate } from '@petreg/contract';
 import { Edit, Person } from '@mui/icons-material';
-import { Box, Button, Card, CardContent, CardHeader, Grid } from '@mui/material';
+import { Box, Button, Card, CardContent, CardHeader, Chip, Grid, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ApiError, firstError } from '../../../app/api';
@@ -11,6 +11,26 @@ import { FormCheckbox } from '../../../components/FormCheckbox';
 import { FormTextField } from '../../../components/FormTextField';
 import { accountFormValues, AddressFields, NameFields, NotificationSwitches } from '../../profile/AccountFields';
 import { useUpdateAdminUser } from './api';
+
+/** When each contact was last confirmed (a mailed link, a texted code, or the owner's "still right"), and a bouncing e-mail. */
+function ContactsConfirmed({ user }: { user: AdminUser }) {
+  const { emailConfirmedAt, phoneConfirmedAt, emailBounced } = user.data.contactCheck;
+  const when = (at: string | null) => (at ? formatDate(at) : 'never');
+  return (
+    <Stack spacing={0.5} sx={{ mb: 2 }} aria-label="Contacts last confirmed">
+      <Typography variant="body2">
+        E-mail last confirmed: {when(emailConfirmedAt)}
+        {emailBounced && <Chip size="small" color="error" variant="outlined" label="Bounces" sx={{ ml: 1 }} />}
+      </Typography>
+      <Typography variant="body2">Phone last confirmed: {user.data.phoneNumber ? when(phoneConfirmedAt) : 'no phone number'}</Typography>
+      {user.data.contactCheck.stale && (
+        <Typography variant="body2" color="warning.main">
+          Nothing confirmed in over a year: the owner's dashboard asks them to check.
+        </Typography>
+      )}
+    </Stack>
+  );
+}
 
 function formValues(user: AdminUser): AdminUserInput {
   return { ...accountFormValues(user), isActive: user.data.isActive };
@@ -64,6 +84,7 @@ export function AdminUserCard({ user }: { user: AdminUser }) {
       />
       <Box component="form" onSubmit={onSubmit} noValidate aria-label="User profile">
         <CardContent>
+          <ContactsConfirmed user={user} />
           <Grid container spacing={2}>
             <Grid size={12}>
               <FormCheckbox control={control} name="isActive" label="Enabled" variant="switch" disabled={readOnly} />

@@ -1,10 +1,13 @@
-import { formatDate, formatDateTime, formatMoney, formatPhone, mailKinds, paths, type AdminPet, type AdminPetSupport } from '@petreg/contract';
+import { formatDate, formatDateTime, formatMoney, formatPhone, mailKinds, messages, paths, type AdminPet, type AdminPetSupport } from '@petreg/contract';
 import { Campaign, ContactPhone, LocalHospital, MarkEmailRead, Payments } from '@mui/icons-material';
-import { Alert, AlertTitle, Box, Link, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Chip, Link, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
+import { firstError } from '../../../app/api';
+import { toast } from '../../../app/toast';
 import { SectionCard } from '../../../components/SectionCard';
 import { registrationStatus } from '../../pets/petDisplay';
 import { MailStatusChip } from '../MailStatusChip';
+import { useAdminResendContactConfirmation } from './api';
 
 const none = (text: string) => (
   <Typography variant="body2" color="text.secondary">
@@ -39,6 +42,12 @@ export function LostStatus({ lost, petName }: { lost: AdminPetSupport['lost']; p
 /** Backup contacts, vets, cover and payments, and the last e-mails to the owner. */
 export function PetSupportCards({ pet, support, ownerEmail }: { pet: AdminPet; support: AdminPetSupport; ownerEmail: string }) {
   const mailLog = `${paths.adminSendEmail}?${new URLSearchParams({ query: ownerEmail })}`;
+  const resend = useAdminResendContactConfirmation(pet.id);
+  const askAgain = (contactId: number) =>
+    resend.mutate(contactId, {
+      onSuccess: () => toast(messages.backupContactConfirmationSent, { variant: 'success' }),
+      onError: (error) => toast(firstError(error, messages.genericError), { variant: 'error' }),
+    });
   return (
     <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' }, mt: 3 }}>
       <SectionCard title="Backup Contacts" avatar={<ContactPhone color="primary" />}>
@@ -47,8 +56,16 @@ export function PetSupportCards({ pet, support, ownerEmail }: { pet: AdminPet; s
         ) : (
           <List dense disablePadding>
             {support.backupContacts.map((contact) => (
-              <ListItem key={contact.id} disableGutters>
+              <ListItem key={contact.id} disableGutters sx={{ flexWrap: 'wrap', columnGap: 1 }}>
                 <ListItemText primary={contact.name} secondary={formatPhone(contact.phoneNumber)} />
+                {!contact.phoneConfirmed && (
+                  <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                    <Chip size="small" variant="outlined" color="warning" label="Never confirmed" />
+                    <Button size="small" aria-label={`Resend the confirmation text to ${contact.name}`} onClick={() => askAgain(contact.id)} disabled={resend.isPending}>
+                      Resend
+                    </Button>
+                  </Stack>
+                )}
               </ListItem>
             ))}
           </List>

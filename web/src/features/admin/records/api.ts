@@ -4,6 +4,7 @@ import type {
   AdminPetUpdate,
   AdminUser,
   AdminUserUpdate,
+  BackupContact,
   PetHoldInput,
   PetTransfer,
   ProtectedRecordUpdate,
@@ -87,4 +88,13 @@ export function useTransferHold(petId: number) {
     set: useMutation({ mutationFn: (hold: PetHoldInput) => api.put<{ message: string }>(`admin/pet-hold/${petId}`, hold), onSuccess }),
     lift: useMutation({ mutationFn: () => api.delete<{ message: string }>(`admin/pet-hold/${petId}`), onSuccess }),
   };
+}
+
+/** POST admin/backup-contact/{id}/resend-confirmation: texts an owner's backup contact the confirmation request again. */
+export function useAdminResendContactConfirmation(petId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (contactId: number) => api.post<BackupContact>(`admin/backup-contact/${contactId}/resend-confirmation`, {}),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'pet-support', petId] }),
+  });
 }
