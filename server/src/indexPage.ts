@@ -121,10 +121,11 @@ export interface IndexPage {
  * The single-page app's index.html, which every screen's address answers: held in memory with the
  * build's .br and .gz copies, so a screen costs no file opened. A build while the portal runs is
  * noticed within a second and read again. Without an index.html (a build under way) a screen answers
- * 404, as any missing file does.
+ * 404, as any missing file does. `name`: another page of the build, held the same way (finder.html, the
+ * frame of the finder's pages rendered on the server).
  */
-export function builtIndexPage(webRoot: string): IndexPage {
-  const file = join(webRoot, 'index.html');
+export function builtIndexPage(webRoot: string, name = 'index.html'): IndexPage {
+  const file = join(webRoot, name);
   const current = builtFile(file, () => {
     const copies = new Map<Encoding, Copy>();
     for (const [encoding, path] of [['identity', file], ['br', `${file}.br`], ['gzip', `${file}.gz`]] as const) {

@@ -19,9 +19,9 @@ let brand: number;
 const serverEntry = '../../web/src/ssr.tsx';
 
 beforeAll(async () => {
-  // The page's frame, as the web build writes it: the source index.html has the same placeholders.
+  // The pages' frames, as the web build writes them: the source finder.html and index.html have the same placeholders.
   webRoot = mkdtempSync(join(tmpdir(), 'petreg-ssr-'));
-  copyFileSync(join(import.meta.dirname, '../../web/index.html'), join(webRoot, 'index.html'));
+  for (const frame of ['index.html', 'finder.html']) copyFileSync(join(import.meta.dirname, '../../web', frame), join(webRoot, frame));
   const { renderFinderPage } = (await import(serverEntry)) as { renderFinderPage: FinderPageRenderer };
   ctx = await createTestApp({ webRoot, finderPages: renderFinderPage });
   const data = (await call<StaticData>(ctx.app, 'GET', 'utilities/static-data')).body.result!;
@@ -233,7 +233,7 @@ describe("the web build's server entry, while it cannot be imported", () => {
     built = mkdtempSync(join(tmpdir(), 'petreg-ssr-broken-'));
     mkdirSync(join(built, 'web'));
     mkdirSync(join(built, 'dist-ssr'));
-    writeFileSync(join(built, 'web', 'index.html'), readFileSync(join(import.meta.dirname, '../../web/index.html')));
+    for (const frame of ['index.html', 'finder.html']) writeFileSync(join(built, 'web', frame), readFileSync(join(import.meta.dirname, '../../web', frame)));
     writeFileSync(entry(), 'throw new Error("a build under way");\n');
     // The app loads the entry at start, with no request waiting for it: that load fails first, unheard.
     broken = await createTestApp({ webRoot: join(built, 'web') });

@@ -76,6 +76,9 @@ export interface FinderPageDeps {
   publicPages: PublicService;
   settings: () => Promise<PublicSettings>;
   renderer: () => Promise<FinderPageRenderer> | null;
+  /** The frame the pages are rendered into, with the finder pages' own script (web/finder.html). */
+  frame: () => string | null;
+  /** The app's page, which renders any page in the browser: sent when a finder's page cannot be rendered here. */
   indexPage: IndexPage;
 }
 
@@ -134,7 +137,7 @@ export const finderPageRoutes: FastifyPluginAsync<FinderPageDeps> = async (app, 
   }
 
   async function sendFinderPage(request: FastifyRequest, reply: FastifyReply, read: (settings: PublicSettings) => Promise<Read>) {
-    const template = deps.indexPage.template();
+    const template = deps.frame();
     const render = renderer();
     if (!template || !render) return deps.indexPage.send(request, reply) ? reply : reply.callNotFound();
     let rendered: Rendered;
