@@ -11,10 +11,16 @@ import { readFinderPageState } from './app/finderPageState';
 import { createQueryClient } from './app/queryClient';
 import { publicSettingsKey } from './app/settings';
 import { shortLinkTargetKey } from './features/public/api';
-import { islandIdPrefix } from './features/public/Island';
-import { IslandRoot } from './features/public/IslandRoot';
-import { islands, type IslandName } from './features/public/islands';
+import { islandIdPrefix, IslandRoot } from './features/public/IslandRoot';
+import type { IslandName } from './features/public/islands';
 import { productionLookupAddress } from './features/public/productionHost';
+
+/** Each island's code, loaded when the page has that island: a lookup page loads no profile parts, a phone's profile no lookup form. */
+const islandCode: Record<IslandName, () => Promise<ComponentType<object>>> = {
+  lookup: () => import('./features/public/MicrochipLookup').then((module) => module.MicrochipLookup as ComponentType<object>),
+  lostTime: () => import('./features/public/profileParts').then((module) => module.LostTime as ComponentType<object>),
+  contact: () => import('./features/public/profileParts').then((module) => module.ContactSection as ComponentType<object>),
+};
 
 const queryClient = createQueryClient();
 const state = readFinderPageState();
@@ -35,9 +41,10 @@ if (productionAddress) window.location.replace(productionAddress);
 else {
   // The server's styles are the cache's already (createCache takes them over): hydration adds none twice.
   const cache = createCache({ key: 'css' });
-  document.querySelectorAll<HTMLElement>('[data-island]').forEach((element, index) => {
-    const Island = islands[element.dataset.island as IslandName] as ComponentType<object> | undefined;
-    if (!Island) return;
+  const hydrateIsland = async (element: HTMLElement, index: number) => {
+    const load = islandCode[element.dataset.island as IslandName] as (typeof islandCode)[IslandName] | undefined;
+    if (!load) return;
+    const Island = await load();
     hydrateRoot(
       element,
       <IslandRoot cache={cache} queryClient={queryClient}>
@@ -45,5 +52,6 @@ else {
       </IslandRoot>,
       { identifierPrefix: islandIdPrefix(index) },
     );
-  });
+  };
+  document.querySelectorAll<HTMLElement>('[data-island]').forEach((element, index) => void hydrateIsland(element, index));
 }

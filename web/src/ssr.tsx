@@ -13,8 +13,8 @@ import { Providers } from './app/providers';
 import { createQueryClient } from './app/queryClient';
 import { publicSettingsKey } from './app/settings';
 import { publicProfileKey, shortLinkTargetKey } from './features/public/api';
-import { islandIdPrefix, IslandMarks } from './features/public/Island';
-import { IslandRoot } from './features/public/IslandRoot';
+import { IslandMarks } from './features/public/Island';
+import { islandIdPrefix, IslandRoot } from './features/public/IslandRoot';
 import { islands } from './features/public/islands';
 import { finderRoutes } from './features/public/routes';
 

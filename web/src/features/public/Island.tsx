@@ -4,9 +4,6 @@ import { islands, type IslandName } from './islands';
 /** On the server: the islands met while rendering a finder's page, each then rendered in a root of its own. */
 export const IslandMarks = createContext<{ name: IslandName; props: object }[] | null>(null);
 
-/** The useId prefix of the `index`th island: its own root on the server and in the browser, so ids match. */
-export const islandIdPrefix = (index: number) => `island${index}-`;
-
 /**
  * A part of a finder's page that the browser runs. The server renders it in a root of its own inside
  * this element, and the finder pages' script (finder.tsx) hydrates that root alone, from the props
