@@ -69,11 +69,13 @@ export function MicrochipLookup() {
   // On a page rendered on the server a finder may type before the script runs: the input hydrated is
   // the one typed in (never given a value by the script), and the number it holds counts. The form
   // takes that number in silently as the input registers, so a setValue of it changes nothing and its
-  // watchers (Search, Clear) stay empty: the number becomes the field's start, which tells them.
+  // watchers (Search, Clear) stay empty: set from empty, it reaches them (before any paint).
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     const typedBefore = input.current?.value;
-    if (typedBefore) form.resetField('id', { defaultValue: typedBefore });
+    if (!typedBefore) return;
+    form.setValue('id', '');
+    form.setValue('id', typedBefore);
   }, [form]);
 
   return (
