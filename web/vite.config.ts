@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,7 +14,8 @@ const compressible = /\.(js|mjs|css|html|svg|json|txt|csv|webmanifest)$/;
 /**
  * Writes a brotli (.br) and a gzip (.gz) copy beside each built text file, at the strongest settings,
  * once at build time: the server sends them as they are (@fastify/static preCompressed) instead of
- * compressing the same bytes for every visitor.
+ * compressing the same bytes for every visitor. The finder pages' build, written into the app's folder
+ * after it, compresses only the files it added.
  */
 function precompress(): Plugin {
   let outDir = '';
@@ -30,7 +32,7 @@ function precompress(): Plugin {
         files.map(async (file) => {
           const path = join(outDir, file);
           const content = await readFile(path);
-          if (content.length < 1024) return;
+          if (content.length < 1024 || existsSync(`${path}.br`)) return;
           await writeFile(`${path}.br`, await brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }));
           await writeFile(`${path}.gz`, await gzipped(content, { level: constants.Z_BEST_COMPRESSION }));
         }),
@@ -64,13 +66,26 @@ const browserBuild: BuildEnvironmentOptions = {
   },
 };
 
-export default defineConfig(({ isSsrBuild }) => ({
+/**
+ * The finder pages' script (`vite build --mode finder`): finder.html, the frame the server renders the
+ * lookup page, a pet's profile and a short link's page into, and finder.tsx, which hydrates their
+ * islands. Its own build, beside the app's in web/dist: its chunks hold only what those islands use
+ * (React, a few MUI components, the lookup's form), never the app's router, screens or vendor group.
+ */
+const finderBuild: BuildEnvironmentOptions = {
+  outDir: 'dist',
+  emptyOutDir: false,
+  copyPublicDir: false,
+  rolldownOptions: { input: 'finder.html' },
+};
+
+export default defineConfig(({ isSsrBuild, mode }) => ({
   plugins: [react(), precompress()],
   // The server entry (src/ssr.tsx, `vite build --ssr`) for web/dist-ssr, which is never sent to browsers:
   // one file with every library in it, React's and MUI's production builds whatever NODE_ENV the
   // server runs with (the development builds render several times slower).
   ssr: { noExternal: true },
-  define: isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
+  define: isSsrBuild || mode === 'finder' ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
   server: {
     port: 5173,
     // The API runs separately in development; in production the server hosts this build.
@@ -80,5 +95,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   // and chunks importing the entry by its plain address would load a second React beside it.
   build: isSsrBuild
     ? { outDir: 'dist-ssr', emptyOutDir: true, copyPublicDir: false, rolldownOptions: { output: { inlineDynamicImports: true } } }
-    : browserBuild,
+    : mode === 'finder'
+      ? finderBuild
+      : browserBuild,
 }));

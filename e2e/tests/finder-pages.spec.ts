@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { createOwner, expect, payThroughApi, randomChip, test } from './fixtures';
 import { dogRegistration, type RegistrationChoices } from './registration';
 
@@ -84,5 +84,34 @@ test.describe('[FINDER PAGES] with JavaScript', () => {
     await expect(page).toHaveURL(new RegExp(`/pet-profiles/${pet.publicId}$`));
     await expect(page.getByRole('heading', { level: 1, name: 'Biscotti' })).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('profile-hydrated.png'), fullPage: true });
+  });
+
+  /**
+   * Holds every script until `typed` has run, so a finder types on the page the server sent, before
+   * hydration, as on a slow phone; then lets the scripts through.
+   */
+  async function typeBeforeScripts(page: Page, url: string, typed: () => Promise<void>) {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/*.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(url, { waitUntil: 'commit' });
+    await typed();
+    release();
+  }
+
+  test('[EARLY TYPING]: a chip number typed before the scripts run is kept, and Search finds it', async ({ page }) => {
+    for (const url of ['/microchip-lookup', '/pet-profiles/00000000-0000-4000-8000-000000000000']) {
+      const chip = page.getByLabel('Microchip Number');
+      await typeBeforeScripts(page, url, () => chip.fill('0A12345678'));
+      // Hydrated: the Clear button only the script shows for a typed number.
+      await expect(page.getByRole('button', { name: 'Clear' })).toBeVisible();
+      await expect(chip).toHaveValue('0A12345678');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await expect(page.getByText('This microchip is not registered.')).toBeVisible();
+      await page.unrouteAll();
+    }
   });
 });

@@ -348,6 +348,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       publicPages,
       settings: () => utilities.settings(),
       renderer: given ? () => given : builtFinderPageRenderer(webServerEntryOf(webRoot)),
+      frame: builtIndexPage(webRoot, 'finder.html').template,
       indexPage,
     });
   }

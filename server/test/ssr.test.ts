@@ -1,10 +1,12 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type CreatedPet, type FinderPageRenderer, type StaticData } from '@petreg/contract';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brotliCompressSync, brotliDecompressSync, constants as zlib, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pets } from '../src/db/schema.js';
 import { call, createTestApp, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
 
@@ -17,9 +19,9 @@ let brand: number;
 const serverEntry = '../../web/src/ssr.tsx';
 
 beforeAll(async () => {
-  // The page's frame, as the web build writes it: the source index.html has the same placeholders.
+  // The pages' frames, as the web build writes them: the source finder.html and index.html have the same placeholders.
   webRoot = mkdtempSync(join(tmpdir(), 'petreg-ssr-'));
-  copyFileSync(join(import.meta.dirname, '../../web/index.html'), join(webRoot, 'index.html'));
+  for (const frame of ['index.html', 'finder.html']) copyFileSync(join(import.meta.dirname, '../../web', frame), join(webRoot, frame));
   const { renderFinderPage } = (await import(serverEntry)) as { renderFinderPage: FinderPageRenderer };
   ctx = await createTestApp({ webRoot, finderPages: renderFinderPage });
   const data = (await call<StaticData>(ctx.app, 'GET', 'utilities/static-data')).body.result!;
@@ -134,6 +136,29 @@ describe('GET pet-profiles/{id} (rendered on the server)', () => {
     expect((await page(`/pet-profiles/${pet.publicId}`)).body).toContain('Clover Two');
   });
 
+  it('compresses a page made for one answer (unknown id, another letter case) cheaply, in the encoding the client takes', async () => {
+    const { pet } = await ownerWithPet('Sorrel');
+    // The hydration data holds the times the answers were read: the rest is the same page.
+    const untimed = (html: string) => html.replace(/"\w+At":\d+/g, '');
+    const brotliAt = (body: Buffer, quality: number) => brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: quality } });
+    for (const url of ['/pet-profiles/00000000-0000-4000-8000-00000000abcd', `/pet-profiles/${pet.publicId.toUpperCase()}`]) {
+      const plain = await page(url);
+      expect(plain.body).toMatch(/Sorrel|We couldn&#x27;t find this pet profile/);
+      const br = await page(url, { 'accept-encoding': 'gzip, br' });
+      expect(br.statusCode).toBe(plain.statusCode);
+      expect(br.headers['content-encoding']).toBe('br');
+      const sent = brotliDecompressSync(br.rawPayload);
+      expect(untimed(sent.toString())).toBe(untimed(plain.body));
+      // Brotli is deterministic: the bytes say the quality (4, not the 9 or 11 of kept and built pages).
+      expect(br.rawPayload.equals(brotliAt(sent, 4))).toBe(true);
+      expect(brotliAt(sent, 9).equals(brotliAt(sent, 4))).toBe(false);
+      const gz = await page(url, { 'accept-encoding': 'gzip' });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(untimed(gunzipSync(gz.rawPayload).toString())).toBe(untimed(plain.body));
+      expect(gz.headers.etag).not.toBe(br.headers.etag);
+    }
+  });
+
   it('holds the per-address limit of the profile answers', async () => {
     let last = 0;
     for (let i = 0; i < 61; i++) last = (await page('/pet-profiles/00000000-0000-4000-8000-000000000001', {}, '10.9.8.7')).statusCode;
@@ -190,5 +215,54 @@ describe('GET short/{code} and microchip-lookup (rendered on the server)', () =>
     expect(plain.body).toMatch(/href="tel:\+1\d{10}"/);
     expectNoInlineScript(plain.body);
     expect((await page('/microchip-lookup')).headers.etag).toBe(plain.headers.etag);
+  });
+});
+
+describe("the web build's server entry, while it cannot be imported", () => {
+  let built: string;
+  let broken: TestContext;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  const entry = () => join(built, 'dist-ssr', 'ssr.js');
+
+  beforeAll(async () => {
+    process.on('unhandledRejection', onUnhandled);
+    // The clock of the look at the built files (once a second).
+    vi.useFakeTimers({ toFake: ['performance'] });
+    // A build's folders: the page's frame, and an entry that throws as it is imported (a half-written one fails the same way).
+    built = mkdtempSync(join(tmpdir(), 'petreg-ssr-broken-'));
+    mkdirSync(join(built, 'web'));
+    mkdirSync(join(built, 'dist-ssr'));
+    for (const frame of ['index.html', 'finder.html']) writeFileSync(join(built, 'web', frame), readFileSync(join(import.meta.dirname, '../../web', frame)));
+    writeFileSync(entry(), 'throw new Error("a build under way");\n');
+    // The app loads the entry at start, with no request waiting for it: that load fails first, unheard.
+    broken = await createTestApp({ webRoot: join(built, 'web') });
+    await expect(import(/* @vite-ignore */ `${pathToFileURL(entry()).href}?settled`)).rejects.toThrow('a build under way');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  });
+  afterAll(async () => {
+    vi.useRealTimers();
+    process.off('unhandledRejection', onUnhandled);
+    await broken.close();
+    rmSync(built, { recursive: true, force: true });
+  });
+
+  it('leaves the page to the browser with the process up, and renders it on the server once the entry imports', async () => {
+    for (let i = 0; i < 2; i++) {
+      // Each look imports the entry again: the request waits for an import that fails.
+      vi.advanceTimersByTime(1100);
+      const response = await broken.app.inject({ method: 'GET', url: '/microchip-lookup' });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain('You need to enable JavaScript to run this app.');
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(unhandled).toEqual([]);
+
+    writeFileSync(entry(), 'export const renderFinderPage = async (path) => ({ head: "", root: `<main>rendered on the server: ${path}</main>` });\n');
+    vi.advanceTimersByTime(1100);
+    const fixed = await broken.app.inject({ method: 'GET', url: '/microchip-lookup' });
+    expect(fixed.statusCode).toBe(200);
+    expect(fixed.body).toContain('<main>rendered on the server: /microchip-lookup</main>');
+    expect(fixed.body).not.toContain('You need to enable JavaScript');
   });
 });

@@ -1,11 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { RouterProvider, type DataRouter } from 'react-router';
-import type { ResumedSession } from '../features/auth/session';
 import { Providers } from './providers';
 
-export function App({ router, queryClient, session }: { router: DataRouter; queryClient: QueryClient; session?: ResumedSession }) {
+export function App({ router, queryClient }: { router: DataRouter; queryClient: QueryClient }) {
   return (
-    <Providers queryClient={queryClient} session={session}>
+    <Providers queryClient={queryClient}>
       <RouterProvider router={router} />
     </Providers>
   );

@@ -3,18 +3,26 @@ import { paths, withId, type FinderPageData, type FinderPageRenderer, type Publi
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, loggable } from '../../errors.js';
 import { perIp } from '../../http.js';
-import { builtFile, compressedCopies, sendPage, type IndexPage, type PageCopies } from '../../indexPage.js';
+import { builtFile, compressedCopies, compressedOnce, sendPage, type IndexPage, type PageCopies } from '../../indexPage.js';
 import { publicLimits } from './routes.js';
 import type { PublicService } from './service.js';
 
 /**
  * The web build's server entry (web/dist-ssr/ssr.js), imported again when a build replaces it; null
- * without one (no build of it, as in development, where the browser renders every page).
+ * without one (no build of it, as in development, where the browser renders every page). An import that
+ * fails (an entry half written by a build under way, or broken) is tried again at the next look: Node
+ * keeps a failed import under its address, so each try has an address of its own.
  */
 export function builtFinderPageRenderer(entry: string): () => Promise<FinderPageRenderer> | null {
-  return builtFile(entry, (mtimeMs) =>
-    import(`${pathToFileURL(entry).href}?built=${mtimeMs}`).then((module: { renderFinderPage: FinderPageRenderer }) => module.renderFinderPage),
-  );
+  let tries = 0;
+  return builtFile(entry, (mtimeMs, forget) => {
+    const load = import(`${pathToFileURL(entry).href}?built=${mtimeMs}&try=${++tries}`).then((module: { renderFinderPage?: unknown }) => {
+      if (typeof module.renderFinderPage !== 'function') throw new Error(`${entry} exports no renderFinderPage`);
+      return module.renderFinderPage as FinderPageRenderer;
+    });
+    load.catch(forget);
+    return load;
+  });
 }
 
 /** How long the public settings (read from the database) are kept for the pages. */
@@ -68,6 +76,9 @@ export interface FinderPageDeps {
   publicPages: PublicService;
   settings: () => Promise<PublicSettings>;
   renderer: () => Promise<FinderPageRenderer> | null;
+  /** The frame the pages are rendered into, with the finder pages' own script (web/finder.html). */
+  frame: () => string | null;
+  /** The app's page, which renders any page in the browser: sent when a finder's page cannot be rendered here. */
   indexPage: IndexPage;
 }
 
@@ -81,22 +92,53 @@ export interface FinderPageDeps {
  */
 export const finderPageRoutes: FastifyPluginAsync<FinderPageDeps> = async (app, deps) => {
   const settings = heldSettings(deps.settings);
+  // Each load of the server entry, settled as null when it failed: no request (and no load nobody
+  // waits for) meets a rejection, which would end the process. A failure is logged once until a load
+  // succeeds again; meanwhile the browser renders the pages, as it does every screen.
+  const loads = new WeakMap<Promise<FinderPageRenderer>, Promise<FinderPageRenderer | null>>();
+  let failing = false;
+  function renderer(): Promise<FinderPageRenderer | null> | null {
+    const load = deps.renderer();
+    if (!load) return null;
+    let loaded = loads.get(load);
+    if (!loaded) {
+      loaded = load.then(
+        (render) => {
+          failing = false;
+          return render;
+        },
+        (error: unknown) => {
+          if (!failing) app.log.error({ err: loggable(error) }, "the web build's server entry cannot be loaded: the browser renders the finder pages until it can");
+          failing = true;
+          return null;
+        },
+      );
+      loads.set(load, loaded);
+    }
+    return loaded;
+  }
   // Loaded at start: the first finder would otherwise wait for the import (half a second).
-  void deps.renderer();
+  void renderer();
   // Keyed by the remembered answer: dropped with it.
   const kept = new WeakMap<object, Map<string, Rendered>>();
 
-  async function renderPage(render: FinderPageRenderer, path: string, data: FinderPageData, template: string): Promise<Rendered> {
+  async function renderPage(
+    render: FinderPageRenderer,
+    path: string,
+    data: FinderPageData,
+    template: string,
+    copiesOf: (html: string) => PageCopies | Promise<PageCopies>,
+  ): Promise<Rendered> {
     const { head, root } = await render(path, data);
     // Replaced by functions: a `$` in a pet's name means nothing to them. The page replaces the notice
     // that a screen needs JavaScript.
     const html = template.replace('<!--finder-page-head-->', () => head).replace(/<!--finder-page-->[\s\S]*?<!--\/finder-page-->/, () => root);
-    return { template, settings: data.settings, copies: compressedCopies(html) };
+    return { template, settings: data.settings, copies: await copiesOf(html) };
   }
 
   async function sendFinderPage(request: FastifyRequest, reply: FastifyReply, read: (settings: PublicSettings) => Promise<Read>) {
-    const template = deps.indexPage.template();
-    const render = deps.renderer();
+    const template = deps.frame();
+    const render = renderer();
     if (!template || !render) return deps.indexPage.send(request, reply) ? reply : reply.callNotFound();
     let rendered: Rendered;
     let data: FinderPageData;
@@ -106,8 +148,18 @@ export const finderPageRoutes: FastifyPluginAsync<FinderPageDeps> = async (app, 
       const path = request.url.split('?')[0]!;
       const keep = page.shown && path === page.canonicalPath ? page.shown : null;
       const known = keep ? kept.get(keep)?.get(path) : undefined;
-      rendered = known?.template === template && known.settings === data.settings ? known : await renderPage(await render, path, data, template);
-      if (keep && rendered !== known) kept.set(keep, (kept.get(keep) ?? new Map<string, Rendered>()).set(path, rendered));
+      if (known?.template === template && known.settings === data.settings) rendered = known;
+      else {
+        const loaded = await render;
+        if (!loaded) {
+          deps.indexPage.send(request, reply);
+          return reply;
+        }
+        // A page made for this request only (an unknown id, another letter case) is compressed
+        // cheaply: a stranger may ask for a new one 60 times a minute.
+        rendered = await renderPage(loaded, path, data, template, keep ? compressedCopies : (html) => compressedOnce(request, html));
+        if (keep) kept.set(keep, (kept.get(keep) ?? new Map<string, Rendered>()).set(path, rendered));
+      }
     } catch (error) {
       request.log.warn({ err: loggable(error) }, 'a finder page is left to the browser to render: its answers cannot be read or rendered');
       deps.indexPage.send(request, reply);

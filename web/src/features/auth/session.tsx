@@ -78,8 +78,8 @@ export async function resumeSession(signal?: AbortSignal): Promise<ResumedSessio
 }
 
 /**
- * `resumed`: the session as resumed before the first render. A page the server rendered is hydrated
- * with it, so that its first render is the server's page and not the spinner of a session loading.
+ * `resumed`: the session as known before the first render: a page the server renders is rendered as a
+ * guest's (the server reads no stored token), not as the spinner of a session loading.
  */
 export function SessionProvider({ resumed, children }: { resumed?: ResumedSession; children: ReactNode }) {
   const queryClient = useQueryClient();

@@ -25,9 +25,8 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useEffect, useId, type FormEvent } from 'react';
+import { useEffect, useId, useRef, type FormEvent } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
-import { Link as RouterLink } from 'react-router';
 import { ApiError } from '../../app/api';
 import { useSupportContact } from '../../app/settings';
 import { useMicrochipLookup } from './api';
@@ -67,11 +66,17 @@ export function MicrochipLookup() {
   const inputId = useId();
   const helperId = `${inputId}-helper`;
 
-  // On a page rendered on the server a finder may type before the script runs: that number counts.
+  // On a page rendered on the server a finder may type before the script runs: the input hydrated is
+  // the one typed in (never given a value by the script), and the number it holds counts. The form
+  // takes that number in silently as the input registers, so a setValue of it changes nothing and its
+  // watchers (Search, Clear) stay empty: set from empty, it reaches them (before any paint).
+  const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
-    const typedBefore = (document.getElementById(inputId) as HTMLInputElement | null)?.value;
-    if (typedBefore) form.setValue('id', typedBefore);
-  }, [form, inputId]);
+    const typedBefore = input.current?.value;
+    if (!typedBefore) return;
+    form.setValue('id', '');
+    form.setValue('id', typedBefore);
+  }, [form]);
 
   return (
     <>
@@ -83,6 +88,7 @@ export function MicrochipLookup() {
             <OutlinedInput
               {...form.register('id', { onChange: () => lookup.reset() })}
               id={inputId}
+              inputRef={input}
               label="Microchip Number"
               autoComplete="off"
               aria-describedby={helperId}
@@ -160,7 +166,8 @@ function Outcome({ registered, chip }: { registered: string | null; chip: ChipNu
           <AlertTitle>{messages.lookupNotRegistered}</AlertTitle>
           A microchip only works when it is enrolled with a recovery registry that is actively searched and answers
           the phone 24/7. Protect your pet:{' '}
-          <Link component={RouterLink} to={paths.signUp} sx={{ fontWeight: 600 }}>
+          {/* A plain link: the lookup is a part of the finder's pages that runs without the app's router. */}
+          <Link href={paths.signUp} sx={{ fontWeight: 600 }}>
             Signup
           </Link>
         </Alert>

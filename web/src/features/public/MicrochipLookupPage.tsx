@@ -1,9 +1,9 @@
-import { paths } from '@petreg/contract';
 import { Alert, AlertTitle, Link, Paper, Typography } from '@mui/material';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { usePublicSettings, useSupportContact } from '../../app/settings';
-import { MicrochipLookup } from './MicrochipLookup';
+import { Island } from './Island';
+import { productionLookupAddress } from './productionHost';
 import { PublicLayout } from './PublicLayout';
 import type { ShortLinkFailure } from './ShortLinkPage';
 
@@ -12,9 +12,8 @@ function useProductionHost() {
   const settings = usePublicSettings();
   const host = settings.data?.productionHost;
   useEffect(() => {
-    if (host && host !== window.location.host.toLowerCase()) {
-      window.location.replace(`${window.location.protocol}//${host}${paths.microchipLookup}${window.location.search}`);
-    }
+    const address = productionLookupAddress(host);
+    if (address) window.location.replace(address);
   }, [host]);
 }
 
@@ -36,7 +35,7 @@ export function MicrochipLookupPage(props: Partial<ShortLinkFailure>) {
         <Typography color="text.secondary" sx={{ mb: 3 }}>
           Found a pet? Enter the number a microchip scanner shows to see whether the chip is registered with us.
         </Typography>
-        <MicrochipLookup />
+        <Island name="lookup" props={{}} />
       </Paper>
     </PublicLayout>
   );

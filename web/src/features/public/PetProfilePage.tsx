@@ -1,8 +1,5 @@
 import {
-  contactNumbers,
   formatAge,
-  formatLostTime,
-  formatPhone,
   isSafeAtHome,
   lastSeenText,
   messages,
@@ -13,7 +10,7 @@ import {
   sharesContact,
   type PublicProfile,
 } from '@petreg/contract';
-import { Call, CheckCircle, Email, ExpandMore, Home, Place, Schedule, SearchOff, Verified, VolunteerActivism } from '@mui/icons-material';
+import { CheckCircle, Home, Place, Schedule, SearchOff, Verified, VolunteerActivism } from '@mui/icons-material';
 import {
   Alert,
   Avatar,
@@ -22,21 +19,17 @@ import {
   Card,
   CardContent,
   Divider,
-  Menu,
-  MenuItem,
   Paper,
   Stack,
   Typography,
-  useMediaQuery,
-  useTheme,
 } from '@mui/material';
-import { useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { firstError } from '../../app/api';
 import { CenteredSpinner } from '../../components/CenteredSpinner';
 import { speciesImage } from '../pets/petDisplay';
 import { usePublicProfile } from './api';
-import { MicrochipLookup } from './MicrochipLookup';
+import { Island } from './Island';
+import { Section } from './profileParts';
 import { PublicLayout } from './PublicLayout';
 
 /** pet-profiles/:id: what a finder sees of a pet, and how to reach its owner while it is missing (spec 2.5). */
@@ -69,7 +62,7 @@ function UnknownProfile() {
         The link may be mistyped, or the owner may have removed the profile. Found a pet? Enter the number a microchip
         scanner shows to see whether the chip is registered with us.
       </Typography>
-      <MicrochipLookup />
+      <Island name="lookup" props={{}} />
     </Paper>
   );
 }
@@ -138,7 +131,7 @@ function PetCard({ profile, publicId }: { profile: PublicProfile; publicId: stri
         <Stack spacing={2.5} divider={<Divider flexItem />} sx={{ mt: 4 }}>
           {pet.missingDate && (
             <Section title="Lost time" icon={<Schedule color="error" />}>
-              <LostTime value={pet.missingDate} />
+              <Island name="lostTime" props={{ value: pet.missingDate }} />
             </Section>
           )}
           {pet.foundDate && (
@@ -173,93 +166,9 @@ function PetCard({ profile, publicId }: { profile: PublicProfile; publicId: stri
               </Stack>
             )}
           </Section>
-          {sharesContact(pet) && <ContactSection profile={profile} />}
+          {sharesContact(pet) && <Island name="contact" props={{ profile }} />}
         </Stack>
       </CardContent>
     </Card>
-  );
-}
-
-const subscribeToNothing = () => () => {};
-
-/**
- * The lost time in the reader's time zone, which only the browser knows: a page rendered on the server
- * says it in UTC (and hydrates so), then the browser says it in its own zone.
- */
-function LostTime({ value }: { value: string }) {
-  const text = useSyncExternalStore(
-    subscribeToNothing,
-    () => formatLostTime(value),
-    () => formatLostTime(value, 'utc'),
-  );
-  return <Typography>{text}</Typography>;
-}
-
-function Section({ title, icon, children }: { title: string; icon?: ReactNode; children: ReactNode }) {
-  return (
-    <Box component="section" aria-label={title}>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 0.75 }}>
-        {icon}
-        <Typography variant="h3" component="h2">
-          {title}
-        </Typography>
-      </Stack>
-      {children}
-    </Box>
-  );
-}
-
-/** Mail and phone actions; wider screens add the menu of the owner's, vet's and guardian's numbers. */
-function ContactSection({ profile }: { profile: PublicProfile }) {
-  const { pet } = profile;
-  const wide = useMediaQuery(useTheme().breakpoints.up('md'));
-  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
-  const numbers = contactNumbers(profile);
-
-  return (
-    <Section title="Contact">
-      <Typography color="text.secondary" sx={{ mb: 1.5 }}>
-        Have you seen {pet.petName}? Please let the owner know.
-      </Typography>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
-        {pet.email && (
-          <Button variant="contained" startIcon={<Email />} href={`mailto:${pet.email}`}>
-            Email the owner
-          </Button>
-        )}
-        {pet.phone && (
-          <Button variant="contained" color="secondary" startIcon={<Call />} href={`tel:${pet.phone}`}>
-            Call the owner
-          </Button>
-        )}
-        {wide && numbers.length > 0 && (
-          <>
-            <Button
-              variant="outlined"
-              endIcon={<ExpandMore />}
-              aria-haspopup="menu"
-              aria-expanded={Boolean(menuAnchor)}
-              onClick={(event) => setMenuAnchor(event.currentTarget)}
-            >
-              Phone numbers
-            </Button>
-            <Menu anchorEl={menuAnchor} open={Boolean(menuAnchor)} onClose={() => setMenuAnchor(null)}>
-              {numbers.map(({ label, phone }) => (
-                <MenuItem key={label} component="a" href={`tel:${phone}`} onClick={() => setMenuAnchor(null)}>
-                  <Box>
-                    <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                      {label}
-                    </Typography>
-                    <Typography variant="body2" color="text.secondary">
-                      {formatPhone(phone)}
-                    </Typography>
-                  </Box>
-                </MenuItem>
-              ))}
-            </Menu>
-          </>
-        )}
-      </Stack>
-    </Section>
   );
 }
