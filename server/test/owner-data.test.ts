@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { messages, type AuthResult, type Pet, type StaticData, type User } from '@petreg/contract';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, or, sql, type SQL } from 'drizzle-orm';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertEmails, chips, foundReports, mailOutbox, payments, petAlerts, pets, sitePets, sites, users } from '../src/db/schema.js';
+import { alertEmails, chips, foundReports, mailOutbox, payments, petAlerts, petTransfers, pets, sitePets, sites, users } from '../src/db/schema.js';
 import { queryRows } from '../src/db/client.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { alertKit } from './alertKit.js';
@@ -101,9 +101,14 @@ async function fullOwner() {
     (await call(ctx.app, 'PUT', `Users/${owner.user.id}`, { token, body: { ...profile, photo: undefined, email: `new-${details.email}`, currentPassword: owner.input.password } }))
       .status,
   ).toBe(200);
+  // A transfer the owner offered (the invitation names them by first name), and one another owner offered them.
+  expect((await call(ctx.app, 'POST', `Pet/${pet.id}/transfer`, { token, body: { email: `heir${n}@example.net` } })).status).toBe(200);
+  const giver = await signUpOwner(ctx.app);
+  const given = await registerPet(ctx.app, giver.token, null);
+  expect((await call(ctx.app, 'POST', `Pet/${given.id}/transfer`, { token: giver.token, body: { email: details.email } })).status).toBe(200);
   // An administrator's edit: the audit log keeps the record before and after.
   expect((await call(ctx.app, 'PUT', `Users/${owner.user.id}`, { token: admin.token, body: { ...profile, photo: undefined } })).status).toBe(200);
-  return { ...owner, details, chipId, pet, lost, alert, vet, userPhoto, petPhoto, finderPhoto };
+  return { ...owner, details, chipId, pet, lost, given, alert, vet, userPhoto, petPhoto, finderPhoto };
 }
 
 const exportOf = (token?: string) =>
@@ -118,7 +123,7 @@ describe('GET Users/export', () => {
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="pet-registry-data-${owner.user.id}-\\d{4}-\\d{2}-\\d{2}\\.json"$`));
     const file = response.json();
-    expect(Object.keys(file)).toEqual(['registry', 'exportedAt', 'accountId', 'profile', 'pets', 'backupContacts', 'vets', 'payments', 'alerts', 'foundReports', 'emails', 'texts']);
+    expect(Object.keys(file)).toEqual(['registry', 'exportedAt', 'accountId', 'profile', 'pets', 'backupContacts', 'vets', 'payments', 'alerts', 'foundReports', 'transfers', 'emails', 'texts']);
     expect(file.profile).toMatchObject({ email: owner.details.email, firstName: owner.details.firstName, address1: owner.details.address1, photo: owner.userPhoto });
     const marmaduke = file.pets.find((p: { id: number }) => p.id === owner.pet.id);
     expect(marmaduke).toMatchObject({ name: 'Marmaduke', image: owner.petPhoto, chips: [{ chipId: owner.chipId, brand: expect.any(String), isActive: true }] });
@@ -127,6 +132,11 @@ describe('GET Users/export', () => {
     expect(file.payments).toEqual([expect.objectContaining({ plan: 'Lost Pet Alert', amountCents: 1499, cardLast4: '4242', status: 'paid' })]);
     const recipients = (await kit.recipientsOf(owner.alert.id)).length;
     expect(file.alerts).toEqual([expect.objectContaining({ petId: owner.lost.id, status: 'paid', recipientsCount: recipients, emails: { pending: recipients, opened: 0 } })]);
+    expect(file.transfers).toEqual([
+      expect.objectContaining({ direction: 'offered by you', petId: owner.pet.id, toEmail: expect.stringMatching(/^heir\d+@example\.net$/), status: 'open' }),
+      expect.not.objectContaining({ toEmail: expect.anything() }),
+    ]);
+    expect(file.transfers[1]).toMatchObject({ direction: 'offered to you', status: 'open' });
     expect(file.foundReports).toEqual([expect.objectContaining({ finderName: expect.stringMatching(/^Finder Fennimore/), message: expect.stringContaining('Found Marmaduke') })]);
     const kinds = file.emails.map((m: { kind: string }) => m.kind);
     expect(kinds).toContain('email-confirmation');
@@ -285,6 +295,9 @@ describe('POST Users/close-account', () => {
     expect(new Set(alertMails.map((m) => m.status))).toEqual(new Set(['canceled']));
     const queued = await db().select().from(mailOutbox).where(and(eq(mailOutbox.subject, 'Queued for you')));
     expect(queued).toEqual([]);
+    // The transfers it offered, and the one offered to it, are no longer open.
+    const offers = await db().select().from(petTransfers).where(or(eq(petTransfers.fromUserId, owner.user.id), eq(petTransfers.petId, owner.given.id)));
+    expect(offers.map((o) => o.status)).toEqual(['canceled', 'canceled']);
     // Photos are gone from disk.
     expect(stored('user-images', owner.userPhoto)).toBe(false);
     expect(stored('pet-images', owner.petPhoto)).toBe(false);

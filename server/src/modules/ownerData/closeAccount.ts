@@ -42,6 +42,7 @@ export function createAccountClosing(deps: {
         id: user.id,
         email: user.email,
         needles: needlesOf(user, phone),
+        firstName: user.firstName.toLowerCase(),
         phone,
         petIds: petRows.map((p) => p.id),
         files: user.photo ? [{ folder: imageFolders.users, name: user.photo }] : [],

@@ -20,6 +20,7 @@ import {
   users,
 } from '../../db/schema.js';
 import { removePet } from '../pets/removal.js';
+import { closeTransfers } from '../pets/transferOwnerData.js';
 import { voidResetLinks } from '../users/mailedLinks.js';
 
 /** The account being closed, as the steps need it: read before anything is erased. */
@@ -31,6 +32,8 @@ export interface ClosingAccount {
    * as E.164 and as mails print it), lower-case: a copy of a mail or text holding one is erased.
    */
   needles: string[];
+  /** Lower-case; the transfer e-mails name the owner by it alone. */
+  firstName: string;
   /** The owner's phone, E.164, when there is one. */
   phone: string | null;
   petIds: number[];
@@ -50,7 +53,7 @@ export const closedAccountEmail = (userId: number) => `closed-account-${userId}@
 export const ERASED = '[erased]';
 
 /** Any of the needles inside the column (case-insensitive). */
-const mentions = (column: AnyPgColumn | SQL, needles: string[]): SQL =>
+export const mentions = (column: AnyPgColumn | SQL, needles: string[]): SQL =>
   or(...needles.map((n) => sql`strpos(lower(${column}), ${n}) > 0`)) ?? sql`false`;
 
 export function needlesOf(user: { email: string; firstName: string; lastName: string; phoneNumber: string | null }, phone: string | null): string[] {
@@ -226,6 +229,10 @@ const account_: ClosingStep = async (tx, account) => {
       shortcuts: [],
       notifyByEmail: false,
       notifyBySms: false,
+      // A protected record's reason may tell the owner's story; the flag goes with the account.
+      recordProtectedAt: null,
+      recordProtectedBy: null,
+      recordProtectedReason: null,
       isActive: false,
       updatedAt: new Date(),
     })
@@ -233,4 +240,4 @@ const account_: ClosingStep = async (tx, account) => {
 };
 
 /** In order: the account row goes last, the audit scrub after every step that writes audited rows. */
-export const closingSteps: readonly ClosingStep[] = [pets_, alerts, found, contacts, mails, texts, signIn, paymentsStep, audit, account_];
+export const closingSteps: readonly ClosingStep[] = [pets_, alerts, found, closeTransfers, contacts, mails, texts, signIn, paymentsStep, audit, account_];

@@ -22,6 +22,7 @@ import {
   textOutbox,
   users,
 } from '../../db/schema.js';
+import { transfersExport } from '../pets/transferOwnerData.js';
 import { hideLinkCodes } from '../users/mailedLinks.js';
 import { hideTextCodes } from '../texts/outbox.js';
 
@@ -280,7 +281,7 @@ const texts: ExportSection = {
 };
 
 /** The export's parts, in the file's order. */
-export const exportSections: readonly ExportSection[] = [profile, petsSection, contacts, vets, paymentsSection, alerts, found, mails, texts];
+export const exportSections: readonly ExportSection[] = [profile, petsSection, contacts, vets, paymentsSection, alerts, found, transfersExport, mails, texts];
 
 /** The account as the sections look it up; null when there is no such account. */
 export async function exportOwner(db: Database, userId: number): Promise<ExportOwner | null> {
