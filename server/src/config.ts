@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { API_BASE, normalisePhone, support } from '@petreg/contract';
 import { z } from 'zod';
+import { twilioEnv, twilioOf, type TwilioSettings } from './adapters/sms/settings.js';
+import { ConfigError } from './configError.js';
+import { trustProxy } from './trustProxy.js';
 import { inboundMailEnv, inboundMailOf, type InboundMailSettings } from './modules/relay/settings.js';
 
 const optionalString = z
@@ -21,32 +23,6 @@ const optionalUrl = z
   .optional()
   .transform((v) => (v ? v : undefined))
   .pipe(z.url().optional());
-
-/** An address, a CIDR range, or one of the ranges Fastify's trustProxy names (loopback, linklocal, uniquelocal). */
-function isProxyAddress(entry: string) {
-  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
-  const [address = '', prefix, ...rest] = entry.split('/');
-  const family = isIP(address);
-  if (!family || rest.length > 0) return false;
-  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
-}
-
-/**
- * Which hops of X-Forwarded-For are believed: a hop count (the right-most N were added by our own
- * proxies) or the proxies' addresses. `true` is refused: it takes the left-most address, which the client writes.
- */
-const trustProxy = z
-  .string()
-  .trim()
-  .default('false')
-  .transform((v, ctx): number | string[] | false => {
-    if (v === '' || v === 'false' || v === '0') return false;
-    if (/^\d+$/.test(v)) return Number(v);
-    const list = v.split(',').map((s) => s.trim());
-    if (v !== 'true' && list.every(isProxyAddress)) return list;
-    ctx.addIssue({ code: 'custom', message: "must be a hop count (1 behind one load balancer) or the proxies' addresses or CIDR ranges, comma-separated" });
-    return z.NEVER;
-  });
 
 /** OpenStreetMap's own tiles, with the credit its tile usage policy asks for. */
 const osmTiles = {
@@ -120,12 +96,7 @@ const envSchema = z.object({
   SAMPLE_SITES: z.enum(['true', 'false']).optional(),
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: optionalUrl,
-  TWILIO_ACCOUNT_SID: optionalString.refine((v) => !v || /^AC[0-9a-f]{32}$/i.test(v), 'must be an account SID (AC followed by 32 hexadecimal digits)'),
-  TWILIO_AUTH_TOKEN: optionalString,
-  TWILIO_FROM: optionalString.refine((v) => !v || normalisePhone(v) !== null, 'must be a phone number'),
-  TWILIO_MESSAGING_SERVICE_SID: optionalString.refine((v) => !v || /^MG[0-9a-f]{32}$/i.test(v), 'must be a Messaging Service SID (MG followed by 32 hexadecimal digits)'),
-  // Where the Twilio SDK sends its calls instead of api.twilio.com: a local Twilio-shaped server in tests.
-  TWILIO_API_URL: optionalUrl,
+  ...twilioEnv,
   NODE_ENV: optionalString,
   ALLOW_TEST_PAYMENTS: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -208,34 +179,8 @@ export interface Config {
   contactReconfirmMonths: number;
 }
 
-export class ConfigError extends Error {}
-
-export interface TwilioSettings {
-  accountSid: string;
-  authToken: string;
-  /** The sender: a Twilio number (E.164), or a Messaging Service that picks one. */
-  sender: { from: string } | { messagingServiceSid: string };
-  apiUrl: string | undefined;
-}
-
-/** Twilio takes its account, its token and a sender together, or none of them. */
-function twilioOf(e: z.output<typeof envSchema>): TwilioSettings | null {
-  const sender = e.TWILIO_FROM ?? e.TWILIO_MESSAGING_SERVICE_SID;
-  if (!e.TWILIO_ACCOUNT_SID && !e.TWILIO_AUTH_TOKEN && !sender) return null;
-  const missing = [!e.TWILIO_ACCOUNT_SID && 'TWILIO_ACCOUNT_SID', !e.TWILIO_AUTH_TOKEN && 'TWILIO_AUTH_TOKEN', !sender && 'TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID'].filter(Boolean);
-  if (missing.length) {
-    throw new ConfigError(`Invalid configuration: Twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID together (missing ${missing.join(', ')})`);
-  }
-  if (e.TWILIO_FROM && e.TWILIO_MESSAGING_SERVICE_SID) {
-    throw new ConfigError('Invalid configuration: set TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID, not both');
-  }
-  return {
-    accountSid: e.TWILIO_ACCOUNT_SID!,
-    authToken: e.TWILIO_AUTH_TOKEN!,
-    sender: e.TWILIO_FROM ? { from: normalisePhone(e.TWILIO_FROM)! } : { messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID! },
-    apiUrl: e.TWILIO_API_URL?.replace(/\/$/, ''),
-  };
-}
+export { ConfigError };
+export type { TwilioSettings };
 
 function mapTilesOf(e: z.output<typeof envSchema>): Config['mapTiles'] {
   const tiles = e.MAP_TILE_URL ? { url: e.MAP_TILE_URL, attribution: '' } : e.GOOGLE_MAPS_API_KEY ? googleTiles : osmTiles;
