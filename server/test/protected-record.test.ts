@@ -38,7 +38,7 @@ const serverEntry = '../../web/src/ssr.tsx';
 
 beforeAll(async () => {
   webRoot = mkdtempSync(join(tmpdir(), 'petreg-protected-'));
-  copyFileSync(join(import.meta.dirname, '../../web/index.html'), join(webRoot, 'index.html'));
+  for (const frame of ['index.html', 'finder.html']) copyFileSync(join(import.meta.dirname, '../../web', frame), join(webRoot, frame));
   const { renderFinderPage } = (await import(serverEntry)) as { renderFinderPage: FinderPageRenderer };
   ctx = await createTestApp({ webRoot, finderPages: renderFinderPage });
   await ensureAdministrator(db(), { email: 'root@example.com', password: 'Admin#Pass1' });
