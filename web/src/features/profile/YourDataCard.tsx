@@ -29,7 +29,7 @@ export function YourDataCard({ user }: { user: User }) {
       <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
         <Typography variant="body2">
           Download one file (JSON) of everything we hold about your account: your profile, pets and microchips, backup contacts, vets,
-          payments, lost pet alerts (with how many professionals each reached), found reports, and the e-mails and texts we sent you.
+          payments, lost pet alerts (with how many professionals each reached), found reports, pet transfers, and the e-mails and texts we sent you.
         </Typography>
         <Button variant="outlined" startIcon={<Download />} loading={download.isPending} onClick={() => download.mutate()}>
           Download my data
