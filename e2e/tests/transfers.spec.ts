@@ -88,6 +88,11 @@ test.describe('[TRANSFERS] owners hand a pet on themselves', () => {
     const nextPage = await (await browser.newContext()).newPage();
     await nextPage.goto('/sign-in');
     await signIn(nextPage, next.email, next.password);
+    // Offers to an address are answered by an account that proved it: the sign-up's link.
+    const confirmation = await lastMailTo(next.email, 'Confirm your email address');
+    await nextPage.goto(confirmation.text!.match(/http:\/\/\S+/)![0].replace(/^http:\/\/localhost:\d+/, ''));
+    await expect(nextPage.getByText('Your email address is confirmed.')).toBeVisible();
+    await nextPage.goto('/client/dashboard');
     const offers = nextPage.getByRole('region', { name: 'Pets offered to you' });
     await expect(offers.getByText('Avery wants to transfer Juniper to you')).toBeVisible();
 

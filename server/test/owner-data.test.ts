@@ -118,6 +118,7 @@ describe('GET Users/export', () => {
   it("answers one JSON file of the account's records, with no code of a link and no other person's address list", async () => {
     const owner = await fullOwner();
     const other = await signUpOwner(ctx.app);
+    await db().insert(mailOutbox).values({ recipient: owner.details.email, kind: 'receipt', subject: 'Before your time', text: 'An earlier holder', createdAt: new Date(Date.now() - 86_400_000) });
     const response = await exportOf(owner.token);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
@@ -140,6 +141,8 @@ describe('GET Users/export', () => {
     expect(file.foundReports).toEqual([expect.objectContaining({ finderName: expect.stringMatching(/^Finder Fennimore/), message: expect.stringContaining('Found Marmaduke') })]);
     const kinds = file.emails.map((m: { kind: string }) => m.kind);
     expect(kinds).toContain('email-confirmation');
+    // A mail to the address from before the account had it was someone else's: it is not in the file.
+    expect(file.emails.map((m: { subject: string }) => m.subject)).not.toContain('Before your time');
     expect(file.texts).toEqual([expect.objectContaining({ kind: 'phone-code', to: `+1${owner.details.phone}`, body: expect.stringContaining('[hidden]') })]);
 
     const text = response.body;

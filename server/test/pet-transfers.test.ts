@@ -17,7 +17,7 @@ import { expirePetTransfers } from '../src/modules/pets/transferExpiry.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { sendDueMail } from '../src/worker/outbox.js';
 import { alertKit } from './alertKit.js';
-import { call, createTestApp, readOutbox, registerPet, signUpOwner, uniqueEmail, type TestContext } from './helpers.js';
+import { call, confirmSignUpEmail, createTestApp, readOutbox, registerPet, signUpOwner, uniqueEmail, type TestContext } from './helpers.js';
 
 let ctx: TestContext;
 let admin: AuthResult;
@@ -51,6 +51,13 @@ async function ownerWithPet() {
   return { owner, pet };
 }
 
+/** An account that proved its address by the sign-up's link: only such an account answers the offers made to it. */
+async function provenAccount(overrides: Parameters<typeof signUpOwner>[1] = {}) {
+  const account = await signUpOwner(ctx.app, overrides);
+  await confirmSignUpEmail(ctx, account.input.email);
+  return account;
+}
+
 const offer = (token: string, petId: number, email: string, ip?: string) => call<{ message: string }>(ctx.app, 'POST', `Pet/${petId}/transfer`, { token, body: { email }, ip });
 const list = async (token: string) => (await call<PetTransfers>(ctx.app, 'GET', 'Pet/transfers', { token })).body.result!;
 const theirPets = async (token: string) => (await call<Pet[]>(ctx.app, 'GET', 'pet/user-pets', { token })).body.result!;
@@ -66,7 +73,7 @@ async function linkToken(email: string) {
 describe('offering a pet', () => {
   it('mails the new owner an invitation naming the pet and the owner, tells the owner, and lists the offer both ways', async () => {
     const { owner, pet } = await ownerWithPet();
-    const next = await signUpOwner(ctx.app, { firstName: 'Robin' });
+    const next = await provenAccount({ firstName: 'Robin' });
     const started = await offer(owner.token, pet.id, next.input.email.toUpperCase());
     expect(started.status, started.body.errors.join()).toBe(200);
     expect(started.body.result).toEqual({ message: messages.transferOffered });
@@ -85,7 +92,7 @@ describe('offering a pet', () => {
     expect(theirs.incoming).toEqual([expect.objectContaining({ petId: pet.id, petName: 'Biscuit', fromFirstName: 'Jamie', species: expect.any(String) })]);
     expect(Date.parse(theirs.incoming[0]!.expiresAt) - Date.now()).toBeGreaterThan(6.9 * 24 * 3600_000);
     // A stranger sees neither side.
-    const stranger = await signUpOwner(ctx.app);
+    const stranger = await provenAccount();
     expect(await list(stranger.token)).toEqual({ outgoing: [], incoming: [] });
     // The pet stays the owner's until the offer is accepted.
     expect(await theirPets(owner.token)).toHaveLength(1);
@@ -93,7 +100,7 @@ describe('offering a pet', () => {
 
   it("answers 404 for another owner's pet (and 401 without sign-in), mailing nobody", async () => {
     const { pet } = await ownerWithPet();
-    const stranger = await signUpOwner(ctx.app);
+    const stranger = await provenAccount();
     const email = uniqueEmail();
     const refused = await offer(stranger.token, pet.id, email);
     expect(refused.status).toBe(404);
@@ -138,6 +145,23 @@ describe('offering a pet', () => {
 });
 
 describe('accepting', () => {
+  it('an account that has not proved its address neither sees, accepts nor declines the offers made to it', async () => {
+    const { owner, pet } = await ownerWithPet();
+    // Signed up with the address the offer names, without following the sign-up's link.
+    const squatter = await signUpOwner(ctx.app);
+    expect((await offer(owner.token, pet.id, squatter.input.email)).status).toBe(200);
+    expect((await list(squatter.token)).incoming).toEqual([]);
+    const [open] = (await list(owner.token)).outgoing;
+    for (const action of ['accept', 'decline']) {
+      const refused = await call(ctx.app, 'POST', `Pet/transfers/${open!.id}/${action}`, { token: squatter.token, body: { shareContactInfo: false } });
+      expect([refused.status, refused.body.errors]).toEqual([403, [messages.transferConfirmEmailFirst]]);
+    }
+    expect(await theirPets(squatter.token)).toEqual([]);
+    // Once the address is proven, the offer is theirs to answer.
+    await confirmSignUpEmail(ctx, squatter.input.email);
+    expect((await list(squatter.token)).incoming).toEqual([expect.objectContaining({ id: open!.id })]);
+  });
+
   async function linkVet(petId: number) {
     const [site] = await db().insert(sites).values({ name: 'Old Vet', source: 'admin', phoneNumber: '+13145550142' }).returning();
     await db().insert(sitePets).values({ siteId: site!.id, petId });
@@ -148,7 +172,7 @@ describe('accepting', () => {
     await linkVet(pet.id);
     await call(ctx.app, 'POST', 'Users/backup-contact', { token: owner.token, body: { name: 'Casey Rivera', phoneNumber: '(314) 555-0177' } });
     await db().update(pets).set({ shareContactInfo: true }).where(eq(pets.id, pet.id));
-    const next = await signUpOwner(ctx.app, { firstName: 'Robin', lastName: 'Hale', phoneNumber: '(314) 555-0188' });
+    const next = await provenAccount({ firstName: 'Robin', lastName: 'Hale', phoneNumber: '(314) 555-0188' });
     await offer(owner.token, pet.id, next.input.email);
     const [incoming] = (await list(next.token)).incoming;
 
@@ -183,7 +207,7 @@ describe('accepting', () => {
 
   it("the new owner's choice to share their phone shows on the lost pet's public profile", async () => {
     const { owner, pet } = await ownerWithPet();
-    const next = await signUpOwner(ctx.app, { phoneNumber: '(314) 555-0155' });
+    const next = await provenAccount({ phoneNumber: '(314) 555-0155' });
     await offer(owner.token, pet.id, next.input.email);
     const accepted = await call<AcceptedPetTransfer>(ctx.app, 'POST', 'public/pet-transfer/accept', { body: { token: await linkToken(next.input.email), shareContactInfo: true } });
     // The address has an account: the link alone does not act for it.
@@ -227,8 +251,8 @@ describe('accepting', () => {
 
   it("refuses a stranger accepting someone else's offer, by its id or its link", async () => {
     const { owner, pet } = await ownerWithPet();
-    const next = await signUpOwner(ctx.app);
-    const stranger = await signUpOwner(ctx.app);
+    const next = await provenAccount();
+    const stranger = await provenAccount();
     await offer(owner.token, pet.id, next.input.email);
     const [incoming] = (await list(next.token)).incoming;
     for (const path of [`Pet/transfers/${incoming!.id}/accept`, `Pet/transfers/${incoming!.id}/decline`, `Pet/transfers/${incoming!.id}/cancel`]) {
@@ -248,7 +272,7 @@ describe('accepting', () => {
 describe('cancel, decline and expiry', () => {
   it('the owner cancels: both are told, the offer is gone and the pet stays', async () => {
     const { owner, pet } = await ownerWithPet();
-    const next = await signUpOwner(ctx.app);
+    const next = await provenAccount();
     await offer(owner.token, pet.id, next.input.email);
     const token = await linkToken(next.input.email);
     const [outgoing] = (await list(owner.token)).outgoing;
@@ -266,7 +290,7 @@ describe('cancel, decline and expiry', () => {
   it('the addressee declines, signed in or from the link: both are told', async () => {
     for (const way of ['dashboard', 'link'] as const) {
       const { owner, pet } = await ownerWithPet();
-      const next = await signUpOwner(ctx.app);
+      const next = await provenAccount();
       await offer(owner.token, pet.id, next.input.email);
       const declined =
         way === 'dashboard'
@@ -283,7 +307,7 @@ describe('cancel, decline and expiry', () => {
 
   it('expires after 7 days on the worker’s clock: both are told, and it can no longer be accepted', async () => {
     const { owner, pet } = await ownerWithPet();
-    const next = await signUpOwner(ctx.app);
+    const next = await provenAccount();
     await offer(owner.token, pet.id, next.input.email);
     const [incoming] = (await list(next.token)).incoming;
     expect(await expirePetTransfers(db(), new Date(Date.now() + 6 * 24 * 3600_000))).toBe(0);
@@ -307,7 +331,7 @@ describe('holds', () => {
     await siteNear('63101', 5);
     const { token, pet } = await ownerWithLostPet();
     const owner = { token };
-    const next = await signUpOwner(ctx.app);
+    const next = await provenAccount();
     await offer(owner.token, pet.id, next.input.email);
     const alert = await sendAlert(owner.token, pet.id);
     expect(alert.status, alert.body.errors.join()).toBe(200);
@@ -325,7 +349,7 @@ describe('holds', () => {
 
   it("an administrator's dispute hold, shown on the record with who, when and why, holds the owner's transfer; the admin transfer warns", async () => {
     const { owner, pet } = await ownerWithPet();
-    const next = await signUpOwner(ctx.app);
+    const next = await provenAccount();
     await offer(owner.token, pet.id, next.input.email);
     const [incoming] = (await list(next.token)).incoming;
 
@@ -364,7 +388,7 @@ describe('holds', () => {
     const { owner, pet } = await ownerWithPet();
     const addressee = uniqueEmail();
     await offer(owner.token, pet.id, addressee);
-    const next = await signUpOwner(ctx.app);
+    const next = await provenAccount();
     expect((await call(ctx.app, 'POST', `admin/transfer-pet/${pet.id}`, { token: admin.token, body: { Email: next.input.email } })).status).toBe(200);
     expect(await subjectsTo(addressee)).toContain('Jamie cancelled the transfer of Biscuit');
     expect((await call(ctx.app, 'GET', `public/pet-transfer?token=${await linkToken(addressee)}`)).status).toBe(404);

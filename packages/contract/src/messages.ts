@@ -293,6 +293,7 @@ export const messages = {
   transferAccepted: 'The pet is now registered to you.',
   transferDeclined: 'You declined the transfer.',
   transferSignInToAccept: 'This offer was sent to an email address with an account: sign in with it to accept.',
+  transferConfirmEmailFirst: 'Please confirm your e-mail address first: follow the link we sent you, then answer the transfer.',
   transferOtherAddressee: 'This offer was sent to another email address.',
   transferHoldReasonRequired: 'Say why transfers of this pet are on hold.',
   transferHoldReasonTooLong: "Reason can't be more than 200 characters long",

@@ -37,20 +37,23 @@ export function createAccountClosing(deps: {
       if (!(await passwords.check(user.email, user, password, address))) throw badRequest(messages.currentPasswordWrong);
 
       const phone = user.phoneNumber && normalisePhone(user.phoneNumber);
-      const petRows = await db.select({ id: pets.id }).from(pets).where(eq(pets.userId, user.id));
       const account: ClosingAccount = {
         id: user.id,
         email: user.email,
         needles: needlesOf(user, phone),
         firstName: user.firstName.toLowerCase(),
         phone,
-        petIds: petRows.map((p) => p.id),
+        petIds: [],
         files: user.photo ? [{ folder: imageFolders.users, name: user.photo }] : [],
       };
       await db.transaction(async (tx) => {
         // One closing at a time: a second request waits, then finds the account closed.
         const [locked] = await tx.select({ email: users.email }).from(users).where(eq(users.id, user.id)).for('update');
         if (locked?.email !== user.email) throw notFound(messages.notFound);
+        // The pets it holds now, locked: a transfer accepted meanwhile has taken its pet away (it locks
+        // the pet first), and one accepted after waits, then finds the pet removed.
+        const held = await tx.select({ id: pets.id }).from(pets).where(eq(pets.userId, user.id)).for('update');
+        account.petIds = held.map((pet) => pet.id);
         for (const step of closingSteps) await step(tx, account);
         await recordAudit(tx, { actorUserId: user.id, action: 'close', entity: 'user', entityId: user.id, before: null, after: { closed: true } });
       });

@@ -74,7 +74,7 @@ const pets_: ClosingStep = async (tx, account) => {
   await tx
     .update(pets)
     .set({ notes: null, image: null, verificationQuestion: null, incidentDescription: null, zipCode: null, missingDate: null, isActive: false, shareContactInfo: false })
-    .where(inArray(pets.id, account.petIds));
+    .where(and(inArray(pets.id, account.petIds), eq(pets.userId, account.id)));
   await tx.update(sitePets).set({ deletedAt: sql`now()`, deletedBy: account.id }).where(and(inArray(sitePets.petId, account.petIds), isNull(sitePets.deletedAt)));
 };
 

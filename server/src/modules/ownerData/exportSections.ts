@@ -1,5 +1,5 @@
 import { normalisePhone } from '@petreg/contract';
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, max, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import {
   alertEmails,
@@ -7,6 +7,7 @@ import {
   breeds,
   chips,
   chipTypes,
+  emailChanges,
   foundReports,
   mailOutbox,
   payments,
@@ -34,6 +35,11 @@ export interface ExportOwner {
   phone: string | null;
   /** Every pet the account holds, removed ones too. */
   petIds: number[];
+  /**
+   * Since when the address is this account's: its sign-up or its last change of address. Mails to the
+   * address before then were someone else's (an earlier holder's, or an offer to an address nobody had).
+   */
+  emailSince: Date;
 }
 
 /**
@@ -253,7 +259,8 @@ const mails: ExportSection = {
     const rows = await db
       .select()
       .from(mailOutbox)
-      .where(eq(sql`lower(${mailOutbox.recipient})`, owner.email.toLowerCase()))
+      // A second's slack: the sign-up's own mails may be stamped by the application's clock, a moment before the database's.
+      .where(and(eq(sql`lower(${mailOutbox.recipient})`, owner.email.toLowerCase()), gte(mailOutbox.createdAt, new Date(owner.emailSince.getTime() - 1000))))
       .orderBy(asc(mailOutbox.id));
     // A link still waiting in the outbox carries a working code: the file must not.
     return rows.map((m) => ({
@@ -285,8 +292,17 @@ export const exportSections: readonly ExportSection[] = [profile, petsSection, c
 
 /** The account as the sections look it up; null when there is no such account. */
 export async function exportOwner(db: Database, userId: number): Promise<ExportOwner | null> {
-  const [user] = await db.select({ email: users.email, phone: users.phoneNumber }).from(users).where(eq(users.id, userId));
+  const [user] = await db
+    .select({ email: users.email, phone: users.phoneNumber, createdAt: users.createdAt })
+    .from(users)
+    .where(eq(users.id, userId));
   if (!user) return null;
   const petRows = await db.select({ id: pets.id }).from(pets).where(eq(pets.userId, userId));
-  return { id: userId, email: user.email, phone: user.phone && normalisePhone(user.phone), petIds: petRows.map((p) => p.id) };
+  // The change that gave the account its address (a voided change is marked used too, to another address).
+  const [changed] = await db
+    .select({ at: max(emailChanges.usedAt) })
+    .from(emailChanges)
+    .where(and(eq(emailChanges.userId, userId), eq(sql`lower(${emailChanges.newEmail})`, user.email.toLowerCase())));
+  const emailSince = changed?.at && changed.at > user.createdAt ? changed.at : user.createdAt;
+  return { id: userId, email: user.email, phone: user.phone && normalisePhone(user.phone), petIds: petRows.map((p) => p.id), emailSince };
 }

@@ -71,6 +71,8 @@ export function createTransferAcceptance({ db, accounts, payments }: { db: Datab
     /** The signed-in addressee accepts from the dashboard: an offer made to another e-mail is not found. */
     async acceptSignedIn(session: Session, transferId: number, shareContactInfo: boolean) {
       const [me] = await db.select().from(users).where(eq(users.id, session.userId));
+      // An offer goes to an address: only an account that proved it is that address's owner.
+      if (!me!.emailVerifiedAt) throw forbidden(messages.transferConfirmEmailFirst);
       return accept(
         and(eq(petTransfers.id, transferId), eq(sql`lower(${petTransfers.toEmail})`, me!.email.toLowerCase())),
         async () => ({ account: me!, setPasswordPath: null }),

@@ -4,7 +4,7 @@ import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { mailOutbox, petTransfers, pets, species, users } from '../../db/schema.js';
-import { conflict, notFound } from '../../errors.js';
+import { conflict, forbidden, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import { byEmail, hashToken } from '../users/accounts.js';
 import { hasOpenAlert } from './ownership.js';
@@ -95,14 +95,15 @@ export function createOwnerTransfers({ db, publicUrl }: { db: Database; publicUr
 
     /** The open offers the account made, and those made to its e-mail. */
     async list(session: Session): Promise<PetTransfers> {
-      const [me] = await db.select({ email: users.email }).from(users).where(eq(users.id, session.userId));
+      const [me] = await db.select({ email: users.email, emailVerifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.id, session.userId));
       const outgoing = await db
         .select({ id: petTransfers.id, petId: pets.id, petName: pets.name, toEmail: petTransfers.toEmail, createdAt: petTransfers.createdAt, expiresAt: petTransfers.expiresAt })
         .from(petTransfers)
         .innerJoin(pets, eq(pets.id, petTransfers.petId))
         .where(and(isOpen, eq(petTransfers.fromUserId, session.userId), eq(pets.userId, session.userId), isNull(pets.deletedAt)))
         .orderBy(asc(petTransfers.id));
-      const incoming = await db
+      // Offers to the address are shown only once the account proved it owns the address.
+      const incoming = !me!.emailVerifiedAt ? [] : await db
         .select({ id: petTransfers.id, petId: pets.id, petName: pets.name, species: species.name, fromFirstName: users.firstName, expiresAt: petTransfers.expiresAt })
         .from(petTransfers)
         .innerJoin(pets, eq(pets.id, petTransfers.petId))
@@ -129,7 +130,8 @@ export function createOwnerTransfers({ db, publicUrl }: { db: Database; publicUr
     /** The addressee, signed in, declines an offer made to the account's e-mail. */
     async decline(session: Session, transferId: number) {
       await db.transaction(async (tx) => {
-        const [me] = await tx.select({ email: users.email }).from(users).where(eq(users.id, session.userId));
+        const [me] = await tx.select({ email: users.email, emailVerifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.id, session.userId));
+        if (!me!.emailVerifiedAt) throw forbidden(messages.transferConfirmEmailFirst);
         const row = await offerWithParties(tx, and(eq(petTransfers.id, transferId), eq(sql`lower(${petTransfers.toEmail})`, me!.email.toLowerCase()), isOpen));
         if (!row) throw notFound(messages.transferNotOpen);
         await close(tx, row, 'declined');
