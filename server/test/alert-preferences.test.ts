@@ -2,7 +2,9 @@ import { messages, type AdminSitesPage, type AuthResult, type NamedItem, type St
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer } from '../src/adapters/mail/index.js';
-import { alertDailyCounts, alertEmails, alertPreferences, emailUnsubscribes, sites } from '../src/db/schema.js';
+import { alertDailyCounts, alertEmails, alertPreferences, emailUnsubscribes, petAlerts, sites } from '../src/db/schema.js';
+import { findZip } from '../src/geography.js';
+import { writeAlertRecipients } from '../src/modules/alerts/recipients.js';
 import { localDate } from '../src/modules/alerts/localTime.js';
 import { preferencesToken } from '../src/modules/alerts/preferences.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
@@ -214,6 +216,17 @@ describe('the fan-out honours each address\'s preferences', () => {
     // Yesterday's count does not hold today's alerts back.
     await db().update(alertDailyCounts).set({ day: day(-1) }).where(eq(alertDailyCounts.email, capped.email!));
     expect(await recipientsOf((await dogAlert('84101')).id)).toEqual([capped.email, other.email].sort());
+  });
+
+  it('a second run of the same fan-out writes nothing and counts nothing against the cap', async () => {
+    const capped = await siteNear('30303', 2);
+    await choose(capped.email!, { dailyCap: 2 });
+    const alert = await dogAlert('30303');
+    expect(await recipientsOf(alert.id)).toContain(capped.email);
+    const [row] = await db().select().from(petAlerts).where(eq(petAlerts.id, alert.id));
+    const again = await db().transaction(async (tx) => writeAlertRecipients(tx, row!, (await findZip(tx, row!.zipCode))!, new Date()));
+    expect(again).toBe(0);
+    expect(await db().select().from(alertDailyCounts).where(eq(alertDailyCounts.email, capped.email!))).toEqual([{ email: capped.email, day: day(0), sent: 1 }]);
   });
 
   it('counts the cap safely when alerts go out at the same moment', async () => {

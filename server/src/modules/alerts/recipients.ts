@@ -60,8 +60,8 @@ export async function countAlertRecipients(db: Database, petId: number, centre: 
  * Writes one alert e-mail row per recipient (alertRecipients), in one statement. A capped address
  * is written only when its count of the day goes up under the cap: the upsert locks the day's count,
  * so alerts fanned out at once (two workers, two owners) wait for each other and never pass the cap
- * together. The unique (alert, kind, recipient) key makes a second run add nothing. Answers how
- * many rows it wrote.
+ * together. The unique (alert, kind, recipient) key makes a second run add nothing, and count
+ * nothing. Answers how many rows it wrote.
  */
 export async function writeAlertRecipients(tx: Transaction, alert: { id: number; petId: number }, centre: Centre, now: Date): Promise<number> {
   const [row] = await queryRows<{ written: number }>(
@@ -70,7 +70,11 @@ export async function writeAlertRecipients(tx: Transaction, alert: { id: number;
     with chosen as (${alertRecipients(alert.petId, centre, now)}),
     counted as (
       insert into ${alertDailyCounts} (email, day, sent)
-      select recipient, day, 1 from chosen where daily_cap is not null order by recipient
+      select recipient, day, 1 from chosen
+        where daily_cap is not null
+          -- A second run of the fan-out writes nothing again: it must not count again either.
+          and not exists (select 1 from ${alertEmails} e where e.alert_id = ${alert.id}::integer and e.kind = 'alert' and e.recipient = chosen.recipient)
+        order by recipient
       on conflict (email, day) do update set sent = ${alertDailyCounts.sent} + 1
         where ${alertDailyCounts.sent} < coalesce((select ${alertPreferences.dailyCap} from ${alertPreferences} where ${alertPreferences.email} = excluded.email), 2147483647)
       returning email
