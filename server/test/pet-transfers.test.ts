@@ -171,7 +171,7 @@ describe('accepting', () => {
     const { owner, pet } = await ownerWithPet();
     await linkVet(pet.id);
     await call(ctx.app, 'POST', 'Users/backup-contact', { token: owner.token, body: { name: 'Casey Rivera', phoneNumber: '(314) 555-0177' } });
-    await db().update(pets).set({ shareContactInfo: true }).where(eq(pets.id, pet.id));
+    await db().update(pets).set({ shareContactInfo: true, verificationQuestion: 'What colour is the collar?' }).where(eq(pets.id, pet.id));
     const next = await provenAccount({ firstName: 'Robin', lastName: 'Hale', phoneNumber: '(314) 555-0188' });
     await offer(owner.token, pet.id, next.input.email);
     const [incoming] = (await list(next.token)).incoming;
@@ -185,6 +185,9 @@ describe('accepting', () => {
     const theirs = await theirPets(next.token);
     expect(theirs).toEqual([expect.objectContaining({ id: pet.id, isActive: true, microchip1: pet.microchip1, isChipActive: true, shareContactInfo: false })]);
     expect(theirs[0]!.chips[0]).toMatchObject({ oneTime: true, isActive: true });
+    // The previous owner's question to finders does not follow the pet: the new owner sets their own.
+    const [moved] = await db().select({ question: pets.verificationQuestion }).from(pets).where(eq(pets.id, pet.id));
+    expect(moved!.question).toBeNull();
     // The old owner's vet is theirs: its link to the pet ends.
     expect((await call<Site[]>(ctx.app, 'GET', `site/sites-for-pet/${pet.id}`, { token: next.token })).body.result).toEqual([]);
     // The public profile names the new owner; the old owner's vet and backup contact are not offered.

@@ -36,7 +36,9 @@ export async function hasOpenAlert(tx: Transaction, petId: number): Promise<bool
  * vet's number to whoever finds the pet; backup contacts are the previous owner's account's and
  * never were the pet's. Nothing the previous owner opened or set to renew bills them for it any more
  * (the caller has the worker tell the provider after commit). An offer still open for the pet ends:
- * it was the previous owner's to make. Answers the offers so ended, for their addressees to be told.
+ * it was the previous owner's to make. The verification question goes too: it asks finders about the
+ * previous owner's secret, which the new owner may not know (they set their own).
+ * Answers the offers so ended, for their addressees to be told.
  */
 export async function handOverPet(
   tx: Transaction,
@@ -45,7 +47,7 @@ export async function handOverPet(
   const now = new Date();
   await tx
     .update(pets)
-    .set({ userId: toUserId, updatedAt: now, ...(shareContactInfo !== undefined && { shareContactInfo }) })
+    .set({ userId: toUserId, verificationQuestion: null, updatedAt: now, ...(shareContactInfo !== undefined && { shareContactInfo }) })
     .where(eq(pets.id, petId));
   await tx
     .update(sitePets)
