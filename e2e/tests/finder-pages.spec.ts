@@ -102,6 +102,28 @@ test.describe('[FINDER PAGES] with JavaScript', () => {
     release();
   }
 
+  test("[FIRST USE]: the lookup form's code loads when a finder touches it, and a search asked before it runs is carried out", async ({ page }) => {
+    const formCode: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/MicrochipLookup-*.js', async (route) => {
+      formCode.push(route.request().url());
+      await released;
+      await route.continue();
+    });
+    await page.goto('/microchip-lookup', { waitUntil: 'networkidle' });
+    expect(formCode).toEqual([]);
+    const chip = page.getByLabel('Microchip Number');
+    await chip.fill('0A12345678');
+    await expect.poll(() => formCode.length).toBe(1);
+    // Enter while the form's code is still on its way: the page must not reload, the search waits for it.
+    await chip.press('Enter');
+    release();
+    await expect(page.getByText('This microchip is not registered.')).toBeVisible();
+    await expect(page).toHaveURL(/\/microchip-lookup$/);
+    await expect(chip).toHaveValue('0A12345678');
+  });
+
   test('[EARLY TYPING]: a chip number typed before the scripts run is kept, and Search finds it', async ({ page }) => {
     for (const url of ['/microchip-lookup', '/pet-profiles/00000000-0000-4000-8000-000000000000']) {
       const chip = page.getByLabel('Microchip Number');

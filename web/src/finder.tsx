@@ -41,17 +41,52 @@ if (productionAddress) window.location.replace(productionAddress);
 else {
   // The server's styles are the cache's already (createCache takes them over): hydration adds none twice.
   const cache = createCache({ key: 'css' });
-  const hydrateIsland = async (element: HTMLElement, index: number) => {
+  const hydrateIsland = async (element: HTMLElement, index: number, onHydrated?: () => void) => {
     const load = islandCode[element.dataset.island as IslandName] as (typeof islandCode)[IslandName] | undefined;
     if (!load) return;
     const Island = await load();
     hydrateRoot(
       element,
-      <IslandRoot cache={cache} queryClient={queryClient}>
+      <IslandRoot cache={cache} queryClient={queryClient} onHydrated={onHydrated}>
         <Island {...(JSON.parse(element.dataset.islandProps ?? '{}') as object)} />
       </IslandRoot>,
       { identifierPrefix: islandIdPrefix(index) },
     );
   };
-  document.querySelectorAll<HTMLElement>('[data-island]').forEach((element, index) => void hydrateIsland(element, index));
+  document.querySelectorAll<HTMLElement>('[data-island]').forEach((element, index) => {
+    if (element.dataset.island === 'lookup') hydrateOnFirstUse(element, (onHydrated) => void hydrateIsland(element, index, onHydrated));
+    else void hydrateIsland(element, index);
+  });
+}
+
+/**
+ * The lookup form is the server's plain form until a finder touches it: its code (the form library,
+ * the inputs' behaviour) loads and runs then, so a phone on a poor connection paints and answers
+ * the page first. A number typed or a search asked for before the code ran is kept and carried out.
+ */
+function hydrateOnFirstUse(element: HTMLElement, hydrate: (onHydrated: () => void) => void) {
+  let searchAsked = false;
+  let live = false;
+  // Until the island is live, Enter (the server's Search is disabled, so it submits nothing) or a
+  // submit (which would reload the page) asks for the search the script then carries out.
+  const askSearch = (event: Event) => {
+    if (live || (event instanceof KeyboardEvent && event.key !== 'Enter')) return;
+    event.preventDefault();
+    searchAsked = true;
+  };
+  element.addEventListener('keydown', askSearch, true);
+  element.addEventListener('submit', askSearch, true);
+  const onHydrated = () => {
+    live = true;
+    if (searchAsked) element.querySelector('form')?.requestSubmit();
+    searchAsked = false;
+  };
+  const used = element.contains(document.activeElement) || Boolean(element.querySelector('input')?.value);
+  if (used) return hydrate(onHydrated);
+  const uses = ['focusin', 'pointerdown', 'keydown', 'touchstart'] as const;
+  const start = () => {
+    uses.forEach((use) => element.removeEventListener(use, start, true));
+    hydrate(onHydrated);
+  };
+  uses.forEach((use) => element.addEventListener(use, start, { capture: true, passive: true }));
 }

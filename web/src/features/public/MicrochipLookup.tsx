@@ -50,8 +50,9 @@ export function MicrochipLookup() {
 
   const search = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    // Spec 5: an empty value is ignored, not refused.
-    if (empty) return;
+    // Spec 5: an empty value is ignored, not refused. Read from the form, not this render: a search
+    // asked for before the page's script ran comes right after the typed number is taken in.
+    if (!form.getValues('id').trim()) return;
     // An answer belongs to the number it was asked for: a new search, or a refused number, drops it.
     lookup.reset();
     void form.handleSubmit(({ id }) => lookup.mutate(id))(event);
