@@ -12,7 +12,7 @@ import { createMailer, type Mailer } from '../src/adapters/mail/index.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config, type Env } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
-import { mailOutbox } from '../src/db/schema.js';
+import { chips, mailOutbox, pets } from '../src/db/schema.js';
 import { seedSampleSites, seedStaticData } from '../src/db/seed.js';
 import { ADMIN_URL } from './globalSetup.js';
 
@@ -175,6 +175,13 @@ export async function registerPet(app: FastifyInstance, token: string, chipId: s
   });
   if (status !== 200) throw new Error(`pet registration failed: ${status} ${body.errors.join(', ')}`);
   return body.result!.pet;
+}
+
+/** Puts a pet and its chip on a plan for a year, as a payment would: its chip is then found by the lookup. */
+export async function activatePet(database: DatabaseHandle, petId: number, chip: Partial<typeof chips.$inferInsert> = {}) {
+  await database.db.update(pets).set({ isActive: true }).where(eq(pets.id, petId));
+  const nextYear = new Date(Date.now() + 365 * 86_400_000);
+  await database.db.update(chips).set({ isActive: true, expirationDate: nextYear, ...chip }).where(eq(chips.petId, petId));
 }
 
 /** A multipart body as a browser sends a file field, built by hand. */

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../src/db/client.js';
 import { ADMIN_URL } from './globalSetup.js';
 import { chips, petAlerts, petBreeds, pets, sitePets, sites, states, users } from '../src/db/schema.js';
-import { call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
+import { activatePet, call, createTestApp, signUpOwner, type TestContext } from './helpers.js';
 
 let ctx: TestContext;
 let dog: number;
@@ -63,11 +63,7 @@ async function ownerWithPet(overrides: Record<string, unknown> = {}) {
 }
 
 /** What a completed payment does to the records (the payment flow is tested on its own). */
-async function activate(petId: number, chip: Partial<typeof chips.$inferInsert> = {}) {
-  await ctx.database.db.update(pets).set({ isActive: true }).where(eq(pets.id, petId));
-  const nextYear = new Date(Date.now() + 365 * 86_400_000);
-  await ctx.database.db.update(chips).set({ isActive: true, expirationDate: nextYear, ...chip }).where(eq(chips.petId, petId));
-}
+const activate = (petId: number, chip: Partial<typeof chips.$inferInsert> = {}) => activatePet(ctx.database, petId, chip);
 
 /**
  * A write made with the table's triggers off, as an operator's SQL might be: nothing announces it, so

@@ -1,0 +1,34 @@
+import { failure, messages } from '@petreg/contract';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+export interface WriteAdmissionOptions {
+  /** Writes let in at once; one more is refused until one of them has answered. */
+  maxInFlight: number;
+  /** Seconds the refused client is asked to wait: the writes ahead of it answer within about that. */
+  retryAfterS: number;
+}
+
+const reads = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The embedded database runs one statement at a time for the whole process, so writes queue behind
+ * each other and a burst of them made every write (and every read that needs the database) wait past
+ * its client's deadline: at 100 writing connections, ten-second timeouts. Past `maxInFlight` writes in
+ * progress, a write is refused at once with 503 and Retry-After, before its body is read; the writes
+ * let in answer in time, and reads (the kept public answers need no database) keep flowing.
+ */
+export const writeAdmissionPlugin = fp(async (app: FastifyInstance, { maxInFlight, retryAfterS }: WriteAdmissionOptions) => {
+  let inFlight = 0;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (reads.has(request.method)) return done();
+    if (inFlight >= maxInFlight) {
+      void reply.status(503).header('retry-after', String(retryAfterS)).send(failure([messages.serviceUnavailable]));
+      return;
+    }
+    inFlight++;
+    // 'close' comes once the answer is sent or the client went away, whatever happened in between.
+    reply.raw.once('close', () => inFlight--);
+    done();
+  });
+});
