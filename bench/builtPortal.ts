@@ -58,7 +58,7 @@ export async function startBuiltPortal(checkout = repositoryRoot, env: Record<st
     await stop();
     throw error;
   }
-  return { base, stop };
+  return { base, pid: portal.pid!, stop };
 }
 
 /** A call of the portal's API; `address` is the caller's, as a trusted proxy (TRUST_PROXY) reports it. */
@@ -86,16 +86,19 @@ export interface RegisteredPet {
 }
 
 /**
- * An owner signs up (from `address`, with `phoneNumber`, when given), registers a chipped dog sharing
+ * An owner signs up (with `email`, from `address`, with `phoneNumber`, when given; password Bench#Pass1), registers a chipped dog sharing
  * contact details (with `photo`, a data URL, when given) and pays the yearly plan in the test checkout.
  */
-export async function registerPet(base: string, options: { photo?: string; phoneNumber?: string; address?: string } = {}): Promise<RegisteredPet> {
-  const { photo, phoneNumber = '(415) 555-2671', address } = options;
+export async function registerPet(
+  base: string,
+  options: { photo?: string; phoneNumber?: string; address?: string; email?: string } = {},
+): Promise<RegisteredPet> {
+  const { photo, phoneNumber = '(415) 555-2671', address, email = `bench-pages-${randomUUID()}@example.com` } = options;
   const { token } = await api<{ token: string }>(
     base,
     'POST',
     'Users/signup',
-    { email: `bench-pages-${randomUUID()}@example.com`, password: 'Bench#Pass1', firstName: 'Jamie', lastName: 'Rivera', phoneNumber },
+    { email, password: 'Bench#Pass1', firstName: 'Jamie', lastName: 'Rivera', phoneNumber },
     undefined,
     address,
   );

@@ -91,10 +91,13 @@ export async function openDatabase(options: {
         connectionTimeoutMillis: limits.connectMs,
         // A frozen connection sends no answer, not even the server's cancel: the client gives up too.
         query_timeout: limits.statementMs + CLIENT_GRACE_MS,
+        // Set on each new connection before the pool hands it out (a pooler, PgBouncer, refuses it as a
+        // startup parameter); a connection that cannot take it is ended and the statement waiting fails.
+        onConnect: async (client: pg.ClientBase) => {
+          await client.query(`set statement_timeout = ${limits.statementMs}`);
+        },
       }),
     });
-    // Set on each new connection, ahead of its first statement: a pooler (PgBouncer) refuses it as a startup parameter.
-    if (limits) pool.on('connect', (client) => void client.query(`set statement_timeout = ${limits.statementMs}`).catch(() => {}));
     // Without a listener, an idle connection the server ends would end the process ('error' event).
     const connectionErrors = new Set<(error: Error) => void>();
     pool.on('error', (error) => connectionErrors.forEach((listener) => listener(error)));
