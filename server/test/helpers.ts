@@ -133,12 +133,15 @@ export async function signUpOwner(app: FastifyInstance, overrides: Partial<Retur
   return { ...body.result, input };
 }
 
-/** The token of the newest sign-up confirmation link mailed to the address, read from the outbox before the worker sends it. */
-export async function signUpConfirmationToken(ctx: TestContext, email: string): Promise<string> {
+/**
+ * The token of the newest sign-up confirmation link (or, `kind` 'email-change', link confirming a new
+ * address) mailed to the address, read from the outbox before the worker sends it.
+ */
+export async function signUpConfirmationToken(ctx: TestContext, email: string, kind: 'email-confirmation' | 'email-change' = 'email-confirmation'): Promise<string> {
   const mails = await ctx.database.db
     .select()
     .from(mailOutbox)
-    .where(and(eq(mailOutbox.recipient, email), eq(mailOutbox.kind, 'email-confirmation')))
+    .where(and(eq(mailOutbox.recipient, email), eq(mailOutbox.kind, kind)))
     .orderBy(desc(mailOutbox.id));
   const link = new URL(mails[0]!.text.match(/https?:\/\/\S+/)![0]);
   return link.searchParams.get('token')!;

@@ -154,6 +154,30 @@ describe('GET Users/export', () => {
     expect(text).not.toContain('passwordHash');
   });
 
+  it('gives the mails to an address taken by a change of e-mail from the change on, and the sign-up\'s mails however long ago', async () => {
+    const owner = await signUpOwner(ctx.app);
+    const newEmail = `taken-${owner.input.email}`;
+    await db().insert(mailOutbox).values({ recipient: newEmail, kind: 'receipt', subject: 'Before the change', text: 'An earlier holder', createdAt: new Date(Date.now() - 60_000) });
+    // Signed up an hour ago: the sign-up's mails are the owner's, even when its link was left unused (a change voids it).
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    await db().update(users).set({ createdAt: anHourAgo }).where(eq(users.id, owner.user.id));
+    await db().update(mailOutbox).set({ createdAt: anHourAgo }).where(eq(mailOutbox.recipient, owner.input.email));
+    const { firstName, lastName, phoneNumber, password } = owner.input;
+    const changed = await call(ctx.app, 'PUT', `Users/${owner.user.id}`, {
+      token: owner.token,
+      body: { firstName, lastName, phoneNumber, email: newEmail, currentPassword: password, address1: '1 Main St', city: 'Springfield', stateId: 1, zipcode: '62701' },
+    });
+    expect(changed.status).toBe(200);
+    const kindsBefore = (await exportOf(owner.token)).json().emails.map((m: { kind: string }) => m.kind);
+    expect(kindsBefore).toContain('email-confirmation');
+
+    const token = await signUpConfirmationToken(ctx, newEmail, 'email-change');
+    const followed = await call(ctx.app, 'POST', 'Users/confirm-email', { body: { token } });
+    expect(followed.status).toBe(200);
+    const subjects = (await exportOf(owner.token)).json().emails.map((m: { subject: string }) => m.subject);
+    expect(subjects).not.toContain('Before the change');
+  });
+
   it('needs a signed-in owner', async () => {
     expect((await exportOf()).statusCode).toBe(401);
   });

@@ -191,6 +191,8 @@ export const emailChanges = pgTable(
     tokenHash: text('token_hash').notNull().unique(),
     expiresAt: timestamptz('expires_at').notNull(),
     usedAt: timestamptz('used_at'),
+    /** When following the link changed the account's address to this one. */
+    tookAddressAt: timestamptz('took_address_at'),
     createdAt: createdAt(),
   },
   (t) => [index('email_changes_user_idx').on(t.userId)],

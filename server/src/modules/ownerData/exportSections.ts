@@ -298,9 +298,9 @@ export async function exportOwner(db: Database, userId: number): Promise<ExportO
     .where(eq(users.id, userId));
   if (!user) return null;
   const petRows = await db.select({ id: pets.id }).from(pets).where(eq(pets.userId, userId));
-  // The change that gave the account its address (a voided change is marked used too, to another address).
+  // The change that gave the account its address: not a link that only proved it, nor one voided unused.
   const [changed] = await db
-    .select({ at: max(emailChanges.usedAt) })
+    .select({ at: max(emailChanges.tookAddressAt) })
     .from(emailChanges)
     .where(and(eq(emailChanges.userId, userId), eq(sql`lower(${emailChanges.newEmail})`, user.email.toLowerCase())));
   const emailSince = changed?.at && changed.at > user.createdAt ? changed.at : user.createdAt;

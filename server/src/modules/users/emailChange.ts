@@ -72,6 +72,7 @@ export function createEmailChange(deps: { db: Database; publicUrl: string }, acc
           // The address is proven: whatever bounced before no longer holds.
           await tx.update(users).set({ email: claimed.newEmail, emailVerifiedAt: new Date(), emailBouncedAt: null, updatedAt: new Date() }).where(eq(users.id, user.id));
           if (changed) {
+            await tx.update(emailChanges).set({ tookAddressAt: new Date() }).where(eq(emailChanges.tokenHash, hashToken(token)));
             // Reset links name the old address.
             await voidMailedLinks(tx, user.id);
             await tx.insert(mailOutbox).values({ recipient: user.email, ...emailChangedNotice(user.firstName, claimed.newEmail) });
