@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import type { AuthResult } from '@petreg/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -245,6 +246,16 @@ describe.runIf(process.env.TEST_DB === 'postgres')('two instances on one Postgre
     expect(await refusedAfter(b, token)).toBeLessThan(ENDS_WITHIN_MS);
     // Still refused there once the notification is long past: nothing remembered it as open.
     expect((await currentUser(a, token)).status).toBe(401);
+  });
+
+  it("an administrator's password reset by `npm run admin -- reset-password` is refused on both instances within a second", async () => {
+    const adminToken = await signIn(a, admin.email, admin.password);
+    for (const instance of [a, b]) expect((await currentUser(instance, adminToken)).status).toBe(200);
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: ctx.databaseUrl!, ADMIN_PASSWORD: 'Reset#Pass3', LOG_LEVEL: 'warn' };
+    await promisify(execFile)('node', ['--import', 'tsx', 'server/src/cli.ts', 'admin', 'reset-password', admin.email], { cwd: root, env });
+    const [onA, onB] = await Promise.all([refusedAfter(a, adminToken), refusedAfter(b, adminToken)]);
+    expect(onA).toBeLessThan(ENDS_WITHIN_MS);
+    expect(onB).toBeLessThan(ENDS_WITHIN_MS);
   });
 
   it('runs each job of the workers once across both instances: e-mails, texts, the sweep and the escalation', async () => {
