@@ -8,8 +8,9 @@ import { promisify } from 'node:util';
 import type { AuthResult } from '@petreg/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupContacts, chips, foundReports, mailOutbox, pets, textOutbox } from '../src/db/schema.js';
+import { alertEmails, backupContacts, chips, foundReports, mailOutbox, pets, textOutbox } from '../src/db/schema.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
+import { alertKit } from './alertKit.js';
 import { createTestApp, registerPet, signUpOwner, type TestContext } from './helpers.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -18,6 +19,7 @@ const admin = { email: 'root@example.com', password: 'Admin#Pass1' };
 const ENDS_WITHIN_MS = 1000;
 const MAILS = 30;
 const TEXTS = 10;
+const ALERT_SITES = 20;
 
 /** A port nobody listens on now, for an instance to take. */
 async function freePort(): Promise<number> {
@@ -155,6 +157,8 @@ describe.runIf(process.env.TEST_DB === 'postgres')('two instances on one Postgre
   const backupPhone = '+13145550177';
   let lapsedOwnerEmail: string;
   let reportId: number;
+  let alertId: number;
+  let alertRecipients: string[];
 
   beforeAll(async () => {
     // The database and what the workers will find due, made before either instance starts.
@@ -178,6 +182,14 @@ describe.runIf(process.env.TEST_DB === 'postgres')('two instances on one Postgre
       .values({ petId: foundPet.id, ownerId: found.user.id, finderName: 'Sam', finderPhone: '+13145550123', message: 'Found him', location: '63101', createdAt: new Date(Date.now() - 3 * 3_600_000) })
       .returning();
     reportId = report!.id;
+
+    // A lost pet alert's fan-out: an e-mail to each site near the pet's ZIP.
+    const kit = alertKit(() => ctx);
+    for (let i = 0; i < ALERT_SITES; i++) await kit.siteNear('63101', 1 + i);
+    const lost = await kit.ownerWithLostPet();
+    alertId = (await kit.sendAndPay(lost.token, lost.pet.id)).id;
+    alertRecipients = await kit.recipientsOf(alertId);
+    expect(alertRecipients).toHaveLength(ALERT_SITES);
 
     [a, b] = await Promise.all([startInstance(ctx.databaseUrl!), startInstance(ctx.databaseUrl!)]);
     await Promise.all([answering(a), answering(b)]);
@@ -258,14 +270,16 @@ describe.runIf(process.env.TEST_DB === 'postgres')('two instances on one Postgre
     expect(onB).toBeLessThan(ENDS_WITHIN_MS);
   });
 
-  it('runs each job of the workers once across both instances: e-mails, texts, the sweep and the escalation', async () => {
+  it("runs each job of the workers once across both instances: e-mails, an alert's fan-out, texts, the sweep and the escalation", async () => {
     const db = ctx.database.db;
     const instances = [a, b];
     const unsent = async (rows: Promise<{ status: string }[]>) => (await rows).some((row) => row.status !== 'sent');
     await eventually(async () => !(await unsent(db.select({ status: mailOutbox.status }).from(mailOutbox).where(inArray(mailOutbox.recipient, [...mailRecipients, lapsedOwnerEmail])))));
+    await eventually(async () => (await db.select({ status: alertEmails.status }).from(alertEmails).where(eq(alertEmails.alertId, alertId))).every((row) => row.status === 'delivered'));
     await eventually(async () => !(await unsent(db.select({ status: textOutbox.status }).from(textOutbox).where(inArray(textOutbox.recipient, [...textRecipients, backupPhone])))));
 
     for (const recipient of mailRecipients) expect(written(instances, 'mail', recipient), recipient).toBe(1);
+    for (const recipient of alertRecipients) expect(written(instances, 'mail', recipient), recipient).toBe(1);
     for (const recipient of textRecipients) expect(written(instances, 'sms', recipient), recipient).toBe(1);
     // Both swept at start: the lapsed cover's notice was queued and sent once.
     const notices = await db.select().from(mailOutbox).where(and(eq(mailOutbox.recipient, lapsedOwnerEmail), eq(mailOutbox.kind, 'cover-lapsed')));
