@@ -148,7 +148,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(authPlugin, { db: database.db, jwtSecret: deps.jwtSecret });
+  await app.register(authPlugin, { database, jwtSecret: deps.jwtSecret });
 
   app.setErrorHandler(answerErrors);
 

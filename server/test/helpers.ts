@@ -21,11 +21,11 @@ import { ADMIN_URL } from './globalSetup.js';
  * in-memory PGlite, or (TEST_DB=postgres) a new database on the local PostgreSQL server that is
  * dropped afterwards.
  */
-async function freshDatabase(config: Config, port?: number): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
+async function freshDatabase(config: Config, port?: number): Promise<{ database: DatabaseHandle; url: string | null; drop: () => Promise<void> }> {
   const seeded = inject('seededDatabase');
   if ('snapshotFile' in seeded) {
     const database = await openDatabase({ dataDir: null, snapshot: new Blob([readFileSync(seeded.snapshotFile)]) });
-    return { database, drop: () => database.close() };
+    return { database, url: null, drop: () => database.close() };
   }
   const name = `petreg_test_${randomUUID().replace(/-/g, '')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -37,6 +37,7 @@ async function freshDatabase(config: Config, port?: number): Promise<{ database:
   const database = await openDatabase({ url: url.toString(), dataDir: null, timeouts: config.databaseTimeouts });
   return {
     database,
+    url: url.toString(),
     async drop() {
       await database.close();
       const client = new pg.Client({ connectionString: ADMIN_URL });
@@ -50,6 +51,8 @@ async function freshDatabase(config: Config, port?: number): Promise<{ database:
 export interface TestContext {
   app: FastifyInstance;
   database: DatabaseHandle;
+  /** The PostgreSQL server's database, for other processes to open; null on PGlite. */
+  databaseUrl: string | null;
   outboxDir: string;
   close(): Promise<void>;
 }
@@ -65,7 +68,7 @@ export async function createTestApp(
   const outboxDir = mkdtempSync(join(tmpdir(), 'petreg-mail-'));
   // Tests create many owners from 127.0.0.1; rate-limit tests call from other addresses.
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: outboxDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', ...options.env });
-  const { database, drop } = await freshDatabase(config, options.databasePort);
+  const { database, url: databaseUrl, drop } = await freshDatabase(config, options.databasePort);
   await database.migrate();
   await seedStaticData(database.db);
   if (options.sampleSites) await seedSampleSites(database.db);
@@ -82,6 +85,7 @@ export async function createTestApp(
   return {
     app,
     database,
+    databaseUrl,
     outboxDir,
     async close() {
       await app.close();

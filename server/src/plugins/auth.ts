@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { messages, type Role } from '@petreg/contract';
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { and, eq, gt, isNull, ne, type SQL } from 'drizzle-orm';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { jwtVerify, SignJWT } from 'jose';
-import type { Database } from '../db/client.js';
+import type { DatabaseHandle } from '../db/client.js';
 import { users, userSessions } from '../db/schema.js';
-import { forbidden, unauthorized } from '../errors.js';
+import { forbidden, loggable, unauthorized } from '../errors.js';
+import { NotifiedCache } from '../notifiedCache.js';
 import { RecentCache } from '../recent.js';
 
 /** Who may call a route: anyone signed in, or only the listed roles. */
@@ -34,10 +35,17 @@ declare module 'fastify' {
 const REMEMBERED_SESSION_DAYS = 30;
 const SESSION_HOURS = 24;
 /**
- * How long a checked session is trusted without asking the database again. Revocations on this
- * instance take effect at once; other instances of a scaled-out deployment see them within this time.
+ * The channel the triggers of migration 0028_session_notify notify at commit: the account whose
+ * sessions were ended or whose status or roles changed ('' for all).
  */
-const SESSION_CHECK_TTL_MS = 5000;
+export const sessionCheckChannel = 'session_check';
+/**
+ * How long a checked session is trusted without asking the database again. Every instance drops a check
+ * when the database notifies a write that ends the session, so this only bounds a change no trigger sees.
+ */
+const SESSION_CHECK_TTL_MS = 60_000;
+/** How long a token's checked signature is remembered; its session is checked on every request all the same. */
+const VERIFIED_TOKEN_TTL_MS = 5000;
 
 export interface SessionService {
   /** Opens a session for the user and answers its bearer token. */
@@ -51,12 +59,32 @@ export interface SessionService {
   forget(userId: number): void;
   /** The open session a verified token names, or null. */
   check(sessionId: string, userId: number): Promise<Session | null>;
+  /** Stops listening for ended sessions. */
+  close(): Promise<void>;
 }
 
-function sessionService(db: Database, key: Uint8Array): SessionService {
+async function sessionService(database: Pick<DatabaseHandle, 'db' | 'listen'>, key: Uint8Array, log: FastifyBaseLogger): Promise<SessionService> {
+  const { db } = database;
   // Checked sessions by id; null remembers a token that names no open session.
-  const checks = new RecentCache<string, { userId: number; session: Session | null }>(SESSION_CHECK_TTL_MS, 10_000);
-  const forgetUser = (userId: number) => checks.deleteWhere((entry) => entry.userId === userId);
+  const checks = new NotifiedCache<{ userId: number; session: Session | null }>(SESSION_CHECK_TTL_MS, 10_000);
+  const forgetUser = (userId: number) => checks.forgetWhere((entry) => entry.userId === userId);
+  checks.subscription = await database.listen(
+    sessionCheckChannel,
+    (changed) => (changed ? forgetUser(Number(changed)) : checks.forget(null)),
+    (error) => log.warn({ err: loggable(error), channel: sessionCheckChannel }, 'cannot listen for ended sessions: every request checks its session in the database meanwhile'),
+  );
+  /**
+   * Every end of sessions (logout, deactivation, a password changed or reset) comes here: this instance
+   * drops its checks of them at once, and the trigger of 0028 tells every other instance at commit.
+   */
+  async function end(which: SQL | undefined) {
+    const ended = await db
+      .update(userSessions)
+      .set({ revokedAt: new Date() })
+      .where(and(isNull(userSessions.revokedAt), which))
+      .returning({ id: userSessions.id });
+    for (const { id } of ended) checks.forget(id);
+  }
   const sign = (userId: number, sessionId: string, expiresAt: Date) =>
     new SignJWT({ sid: sessionId })
       .setProtectedHeader({ alg: 'HS256' })
@@ -73,27 +101,15 @@ function sessionService(db: Database, key: Uint8Array): SessionService {
       return sign(userId, id, expiresAt);
     },
     reissue: (session) => sign(session.userId, session.sessionId, session.expiresAt),
-    async revoke(sessionId) {
-      await db.update(userSessions).set({ revokedAt: new Date() }).where(eq(userSessions.id, sessionId));
-      checks.delete(sessionId);
-    },
-    async revokeAllFor(userId, options) {
-      await db
-        .update(userSessions)
-        .set({ revokedAt: new Date() })
-        .where(
-          and(
-            eq(userSessions.userId, userId),
-            isNull(userSessions.revokedAt),
-            options?.except ? ne(userSessions.id, options.except) : undefined,
-          ),
-        );
-      forgetUser(userId);
-    },
+    revoke: (sessionId) => end(eq(userSessions.id, sessionId)),
+    revokeAllFor: (userId, options) =>
+      end(and(eq(userSessions.userId, userId), options?.except ? ne(userSessions.id, options.except) : undefined)),
     forget: forgetUser,
+    close: () => checks.subscription!.close(),
     async check(sessionId, userId) {
-      const known = checks.get(sessionId);
+      const known = await checks.get(sessionId);
       if (known) return known.userId === userId && known.session && known.session.expiresAt.getTime() > Date.now() ? known.session : null;
+      const ticket = checks.ticket();
       const [row] = await db
         .select({ roles: users.roles, expiresAt: userSessions.expiresAt })
         .from(userSessions)
@@ -108,7 +124,7 @@ function sessionService(db: Database, key: Uint8Array): SessionService {
           ),
         );
       const session = row ? { userId, sessionId, roles: row.roles as Role[], expiresAt: row.expiresAt } : null;
-      checks.set(sessionId, { userId, session });
+      checks.remember(ticket, sessionId, { userId, session }, session?.expiresAt);
       return session;
     },
   };
@@ -119,13 +135,15 @@ function sessionService(db: Database, key: Uint8Array): SessionService {
  * so handlers never check roles themselves. A token is good only while its session is open and
  * its user is active.
  */
-export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Database; jwtSecret: string }) => {
+export const authPlugin = fp(async (app: FastifyInstance, opts: { database: Pick<DatabaseHandle, 'db' | 'listen'>; jwtSecret: string }) => {
   const key = new TextEncoder().encode(opts.jwtSecret);
-  app.decorate('sessions', sessionService(opts.db, key));
+  const sessions = await sessionService(opts.database, key, app.log);
+  app.decorate('sessions', sessions);
+  app.addHook('onClose', () => sessions.close());
   app.decorateRequest('session', null);
 
   // Tokens whose signature was checked lately; a token expires with its session, which check() tests.
-  const verifiedTokens = new RecentCache<string, { sessionId: string; userId: number }>(SESSION_CHECK_TTL_MS, 10_000);
+  const verifiedTokens = new RecentCache<string, { sessionId: string; userId: number }>(VERIFIED_TOKEN_TTL_MS, 10_000);
 
   async function readSession(request: FastifyRequest): Promise<Session | null> {
     const header = request.headers.authorization;

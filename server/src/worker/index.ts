@@ -94,8 +94,10 @@ export function startWorker(
     const queued = await sendReminders(db, ownerMail);
     if (queued.renewals || queued.chipScans) app.log.info(queued, 'reminders queued');
   });
+  // At start rather than at their first tick: what came due while no worker ran (a found report left unopened) waits no longer.
   sweep();
   remind();
+  escalate();
   const timers = [
     setInterval(sendMail, OUTBOX_EVERY_MS),
     setInterval(sendAlerts, OUTBOX_EVERY_MS),

@@ -1,8 +1,8 @@
 import type { PublicProfile } from '@petreg/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle, Subscription } from '../../db/client.js';
+import type { DatabaseHandle } from '../../db/client.js';
 import { loggable } from '../../errors.js';
-import { RecentCache } from '../../recent.js';
+import { NotifiedCache } from '../../notifiedCache.js';
 import type { ChipRegistration } from './service.js';
 
 /**
@@ -18,52 +18,6 @@ export const publicPetChannel = 'public_pet';
  */
 const TTL_MS = 10 * 60_000;
 
-/**
- * Answers kept in memory and dropped the moment a write that changes one commits, on every instance:
- * the database notifies each listening instance. While notifications could be missed (a server's
- * listening connection is down), nothing is served from memory or remembered; while the database
- * does not answer at all, what was remembered is served.
- */
-class AnswerCache<V> {
-  protected readonly answers: RecentCache<string, V>;
-  // Bumped by every notification: an answer read before one arrived may predate the write it announces.
-  protected generation = 0;
-  subscription: Subscription | null = null;
-
-  constructor(max: number) {
-    this.answers = new RecentCache(TTL_MS, max);
-  }
-
-  /**
-   * The answer remembered, once this process's own writes so far have been heard of; while the
-   * database does not answer, as it was when it stopped (no wait on it first).
-   */
-  async get(key: string): Promise<V | undefined> {
-    if (!this.subscription?.unanswered()) await this.subscription?.caughtUp();
-    this.settle();
-    return this.subscription?.live() || this.subscription?.unanswered() ? this.answers.get(key) : undefined;
-  }
-
-  /** Drops what the notifications heard so far changed, when that is left to the next read. */
-  protected settle(): void {}
-
-  /** The moment a read starts; `remember` keeps its answer only if nothing was written since. */
-  ticket(): number {
-    return this.generation;
-  }
-
-  remember(ticket: number, key: string, answer: V, until?: Date): void {
-    if (ticket === this.generation && this.subscription?.live()) this.answers.set(key, answer, until?.getTime());
-  }
-
-  /** A write committed: drops the answer it changed, or all of them (null). */
-  forget(key: string | null): void {
-    this.generation++;
-    if (key === null) this.answers.clear();
-    else this.answers.delete(key);
-  }
-}
-
 /** Whose pages a public page shows: dropped when a write names the pet or its owner. */
 export interface ShownPet {
   petId: number;
@@ -74,7 +28,7 @@ export interface ShownPet {
  * Public pages, dropped by pet or owner. A bulk upload's commit brings thousands of notifications at
  * once: the pets and owners they name are gathered and the pages dropped in one pass, before the next read.
  */
-class PageCache<V extends ShownPet> extends AnswerCache<V> {
+class PageCache<V extends ShownPet> extends NotifiedCache<V> {
   private readonly pets = new Set<number>();
   private readonly users = new Set<number>();
 
@@ -95,9 +49,9 @@ export type PublicCaches = Awaited<ReturnType<typeof createPublicCaches>>;
 
 export async function createPublicCaches(database: Pick<DatabaseHandle, 'listen'>, log: Pick<FastifyBaseLogger, 'warn'>) {
   // A walk through random chip numbers only pushes out the oldest answers (about 20 MB at most).
-  const lookups = new AnswerCache<ChipRegistration>(100_000);
-  const profiles = new PageCache<ShownPet & { profile: PublicProfile }>(10_000);
-  const shortLinks = new PageCache<ShownPet & { publicId: string }>(10_000);
+  const lookups = new NotifiedCache<ChipRegistration>(TTL_MS, 100_000);
+  const profiles = new PageCache<ShownPet & { profile: PublicProfile }>(TTL_MS, 10_000);
+  const shortLinks = new PageCache<ShownPet & { publicId: string }>(TTL_MS, 10_000);
 
   const trouble = (channel: string) => (error: unknown) =>
     log.warn({ err: loggable(error), channel }, 'cannot listen for changes to public answers: they are read from the database meanwhile');
