@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuthResult, CreatedPet, Envelope, FinderPageRenderer, StaticData } from '@petreg/contract';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createMailer, type Mailer } from '../src/adapters/mail/index.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config, type Env } from '../src/config.js';
-import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
+import { openDatabase, queryRows, type DatabaseHandle } from '../src/db/client.js';
 import { mailOutbox } from '../src/db/schema.js';
 import { seedSampleSites, seedStaticData } from '../src/db/seed.js';
 import { ADMIN_URL } from './globalSetup.js';
@@ -47,6 +47,9 @@ async function freshDatabase(config: Config, port?: number): Promise<{ database:
   };
 }
 
+/** The test apps' signing secret: a token from one instance is good on another. */
+const jwtSecret = 'test-secret-test-secret-test-secret!';
+
 export interface TestContext {
   app: FastifyInstance;
   database: DatabaseHandle;
@@ -74,7 +77,7 @@ export async function createTestApp(
     config,
     database,
     mailer,
-    jwtSecret: 'test-secret-test-secret-test-secret!',
+    jwtSecret,
     webRoot: options.webRoot ?? '/nonexistent',
     finderPages: options.finderPages,
   });
@@ -87,6 +90,28 @@ export async function createTestApp(
       await app.close();
       await drop();
       rmSync(outboxDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A second instance of the portal on the PostgreSQL server database of `first`: its own connections,
+ * memory and limits, as another process behind the same load balancer would have.
+ */
+export async function anotherInstance(first: TestContext, options: { env?: Env } = {}): Promise<TestContext> {
+  const [{ name }] = (await queryRows<{ name: string }>(first.database.db, sql`select current_database() as name`)) as [{ name: string }];
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: first.outboxDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', ...options.env });
+  const database = await openDatabase({ url: ADMIN_URL.replace(/\/test$/, `/${name}`), dataDir: null, timeouts: config.databaseTimeouts });
+  const mailer = createMailer({ from: config.mailFrom, outboxDir: first.outboxDir });
+  const app = await buildApp({ config, database, mailer, jwtSecret, webRoot: '/nonexistent' });
+  await app.ready();
+  return {
+    app,
+    database,
+    outboxDir: first.outboxDir,
+    async close() {
+      await app.close();
+      await database.close();
     },
   };
 }
