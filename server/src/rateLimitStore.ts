@@ -3,7 +3,7 @@ import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import { lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { queryRows, type Database } from './db/client.js';
+import type { Database } from './db/client.js';
 import { isDatabaseUnavailable } from './db/errors.js';
 import { rateLimitCounters } from './db/schema.js';
 import { loggable } from './errors.js';
@@ -26,19 +26,27 @@ interface RouteLimitOptions {
   routeInfo?: { method?: string | string[]; url?: string };
 }
 
-/** Counts one hit under the key in its fixed window (a new one when the last is over): one statement, one round trip. */
-async function hit(db: Database, key: string, at: number, windowMs: number): Promise<Counted> {
-  const now = new Date(at).toISOString();
-  const [row] = await queryRows<{ current: number; ttl: number }>(
-    db,
-    sql`insert into rate_limit_counters as counter (key, count, expires_at)
-        values (${key}, 1, ${now}::timestamptz + ${windowMs}::float8 * interval '1 millisecond')
-        on conflict (key) do update set
-          count = case when counter.expires_at <= ${now}::timestamptz then 1 else counter.count + 1 end,
-          expires_at = case when counter.expires_at <= ${now}::timestamptz then excluded.expires_at else counter.expires_at end
-        returning counter.count as current, (extract(epoch from counter.expires_at - ${now}::timestamptz) * 1000)::float8 as ttl`,
-  );
-  return row!;
+/**
+ * Counts one hit under a key in its fixed window (a new one when the last is over) and answers the
+ * count and the milliseconds left: one statement, one round trip.
+ */
+function preparedHit(db: Database) {
+  const now = sql`${sql.placeholder('now')}::timestamptz`;
+  const over = sql`${rateLimitCounters.expiresAt} <= ${now}`;
+  return db
+    .insert(rateLimitCounters)
+    .values({ key: sql.placeholder('key'), count: 1, expiresAt: sql`${now} + ${sql.placeholder('windowMs')}::float8 * interval '1 millisecond'` })
+    .onConflictDoUpdate({
+      target: rateLimitCounters.key,
+      set: {
+        count: sql`case when ${over} then 1 else ${rateLimitCounters.count} + 1 end`,
+        expiresAt: sql`case when ${over} then excluded.expires_at else ${rateLimitCounters.expiresAt} end`,
+      },
+    })
+    .returning({ current: rateLimitCounters.count, ttl: sql<number>`(extract(epoch from ${rateLimitCounters.expiresAt} - ${now}) * 1000)::float8` })
+    // Built once; unnamed, so the server parses it on each hit: a pooler in transaction mode has no
+    // statement a connection prepared before.
+    .prepare('');
 }
 
 /**
@@ -51,6 +59,7 @@ async function hit(db: Database, key: string, at: number, windowMs: number): Pro
  */
 export function countedInDatabase(deps: { db: Database; secret: string; log: Pick<FastifyBaseLogger, 'warn'>; now?: () => number }): FastifyRateLimitStoreCtor {
   const now = deps.now ?? Date.now;
+  const hit = preparedHit(deps.db);
   let outageUntil = 0;
 
   /** Counted in the database, or why not: it is out of reach, or did not answer in time. */
@@ -60,7 +69,8 @@ export function countedInDatabase(deps: { db: Database; secret: string; log: Pic
       (resolve) => (timer = setTimeout(resolve, ANSWER_WITHIN_MS, { unreachable: { message: `no answer within ${ANSWER_WITHIN_MS} ms` } })),
     );
     try {
-      return await Promise.race([hit(deps.db, key, at, windowMs), late]);
+      const counting = hit.execute({ key, now: new Date(at).toISOString(), windowMs }).then(([row]) => row!);
+      return await Promise.race([counting, late]);
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
       return { unreachable: loggable(error) };
