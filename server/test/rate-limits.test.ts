@@ -136,29 +136,32 @@ describe.runIf(process.env.TEST_DB === 'postgres')('limits across instances on a
   const perEmail = [
     {
       route: 'forgot-password',
-      limit: userLimits.forgotPassword.email.max,
+      ...userLimits.forgotPassword.email,
       ask: (app: TestContext['app'], email: string, ip: string) => call(app, 'POST', 'Users/forgot-password', { body: { email }, ip }),
     },
     {
       route: 'set-password',
-      limit: userLimits.setPassword.email.max,
+      ...userLimits.setPassword.email,
       ask: (app: TestContext['app'], email: string, ip: string) =>
         call(app, 'POST', 'Users/set-password-by-token', { body: { email, token: 'not-a-token', password: 'Secret#123' }, ip }),
     },
     {
       route: 'email-exists',
-      limit: userLimits.emailExists.email.max,
+      ...userLimits.emailExists.email,
       ask: (app: TestContext['app'], email: string, ip: string) => call(app, 'GET', `Users/email-exists?email=${encodeURIComponent(email)}`, { ip }),
     },
   ];
 
-  it.each(perEmail)('holds the per-e-mail limit of $route across instances and addresses', async ({ limit, ask }) => {
+  it.each(perEmail)('holds the per-e-mail limit of $route across instances and addresses, with Retry-After', async ({ max: limit, window, ask }) => {
     const email = uniqueEmail();
     const answers: Answer<unknown>[] = [];
     // A new address each try, so only the e-mail's count can refuse.
     for (let i = 0; i <= limit; i++) answers.push(await ask(instance(i), email, `10.63.${limit}.${i + 1}`));
     expect(answers.slice(0, limit).some((answer) => answer.status === 429 || answer.status >= 500)).toBe(false);
     expect(refusedAt(answers)).toBe(limit + 1);
+    const retryAfter = Number(answers[limit]!.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(window / 1000);
     expect(tooMany(await ask(instance(limit + 1), email, '10.63.200.1'))).toBe(true);
     // Another e-mail from the same address is answered.
     expect((await ask(a.app, uniqueEmail(), `10.63.${limit}.1`)).status).not.toBe(429);
