@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows, type DatabaseHandle } from '../src/db/client.js';
 import { rateLimitCounters } from '../src/db/schema.js';
 import { limits as userLimits } from '../src/modules/users/routes.js';
+import { PER_ACCOUNT_MAX } from '../src/modules/users/signIn.js';
 import { countedInDatabase, sweepRateLimitCounters } from '../src/rateLimitStore.js';
 import { ADMIN_URL } from './globalSetup.js';
 import { anotherInstance, call, createTestApp, signUpOwner, uniqueEmail, type Answer, type TestContext } from './helpers.js';
@@ -115,6 +116,14 @@ describe.runIf(process.env.TEST_DB === 'postgres')('limits across instances on a
     // Both instances refuse it now; another address is not held.
     expect(tooMany(await login(limit + 1))).toBe(true);
     expect((await call(a.app, 'POST', 'Users/login', { body: { email: uniqueEmail(), password: 'Wrong#123' }, ip: '10.61.0.2' })).status).toBe(400);
+  });
+
+  it('holds an account to its password guesses from strangers\' addresses on either instance', async () => {
+    const owner = await signUpOwner(a.app);
+    const guess = (i: number) => call(instance(i), 'POST', 'Users/login', { body: { email: owner.input.email, password: 'Wrong#123' }, ip: `10.65.0.${i + 1}` });
+    const answers: Answer<unknown>[] = [];
+    for (let i = 0; i <= PER_ACCOUNT_MAX; i++) answers.push(await guess(i));
+    expect(refusedAt(answers)).toBe(PER_ACCOUNT_MAX + 1);
   });
 
   it('holds an account to its alert sends from every address on either instance: A refuses once B has taken the rest', async () => {
