@@ -25,6 +25,7 @@ import { securityHeadersPlugin } from './plugins/securityHeaders.js';
 import { writeAdmissionPlugin } from './plugins/writeAdmission.js';
 import { useJsonBodyParser } from './plugins/jsonBody.js';
 import { registerApi } from './apiRoutes.js';
+import { countedInDatabase } from './rateLimitStore.js';
 import { answerErrors } from './errorHandler.js';
 
 declare module 'fastify' {
@@ -133,6 +134,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     global: false,
     allowList: (request) => config.rateLimitAllowList.includes(request.ip),
     errorResponseBuilder: () => new AppError(429, [messages.tooManyRequests]),
+    // On a server every instance counts in one table, so a limit holds however many share the load; the
+    // embedded database serves one process, whose memory counts faster.
+    ...(database.kind === 'postgres' && { store: countedInDatabase({ db: database.db, secret: deps.jwtSecret, log: app.log }) }),
   });
   await app.register(swagger, {
     openapi: {

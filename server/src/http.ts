@@ -63,9 +63,12 @@ export function perEmail(app: FastifyInstance, name: string, limit: Limit): preH
       return `${name}:${(source?.email ?? '').toLowerCase()}`;
     },
   });
-  return async (request) => {
+  return async (request, reply) => {
     const verdict = await check(request);
-    if (!verdict.isAllowed && verdict.isExceeded) throw new AppError(429, [messages.tooManyRequests]);
+    if (verdict.isAllowed || !verdict.isExceeded) return;
+    // As the plugin's own refusals say: when the window is over.
+    reply.header('retry-after', verdict.ttlInSeconds);
+    throw new AppError(429, [messages.tooManyRequests]);
   };
 }
 

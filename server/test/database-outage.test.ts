@@ -67,6 +67,11 @@ describe.runIf(process.env.TEST_DB === 'postgres')('a PostgreSQL server out of r
       expect(remembered.body.result!.isRegistered).toBe(true);
       expect(remembered.ms).toBeLessThan(5000);
       expect((await timed(() => lookup(chipId))).ms).toBeLessThan(1000);
+      // A finder's address is held to its limit, counted on the server: within a second the count is kept in this process instead.
+      const finder = await timed(() => call<MicrochipLookup>(ctx.app, 'GET', `utilities/microchip-lookup?id=${chipId}`, { ip: '10.71.0.1' }));
+      expect(finder.status).toBe(200);
+      expect(finder.ms).toBeLessThan(2500);
+      expect((await timed(() => call(ctx.app, 'GET', `utilities/microchip-lookup?id=${chipId}`, { ip: '10.71.0.2' }))).ms).toBeLessThan(1000);
       // A question the database must answer ends at the timeouts: 503, not a wait as long as the freeze.
       const unknown = await timed(() => lookup(uniqueChip('985')));
       expect(unknown.status).toBe(503);
@@ -95,7 +100,9 @@ describe.runIf(process.env.TEST_DB === 'postgres')('a PostgreSQL server out of r
     // The pool's idle connections heard it; the process lives on.
     await vi.waitFor(() => expect(lost.map((error) => (error as { code?: string }).code)).toContain('57P01'));
 
-    for (const down of [await states(), await lookup(uniqueChip('985')), await call(ctx.app, 'POST', 'Users/login', { body: { email: 'someone@example.com', password: 'Secret#123' } })]) {
+    const login = (ip?: string) => call(ctx.app, 'POST', 'Users/login', { body: { email: 'someone@example.com', password: 'Secret#123' }, ip });
+    // From an address held to a limit too: the limit's count is no 500.
+    for (const down of [await states(), await lookup(uniqueChip('985')), await login(), await login('10.71.1.1')]) {
       expect(down.status).toBe(503);
       expect(down.headers['retry-after']).toBe('5');
       expect(down.body.errors).toEqual([messages.serviceUnavailable]);

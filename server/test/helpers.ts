@@ -48,6 +48,9 @@ async function freshDatabase(config: Config, port?: number): Promise<{ database:
   };
 }
 
+/** The test apps' signing secret: a token from one instance is good on another. */
+const jwtSecret = 'test-secret-test-secret-test-secret!';
+
 export interface TestContext {
   app: FastifyInstance;
   database: DatabaseHandle;
@@ -77,7 +80,7 @@ export async function createTestApp(
     config,
     database,
     mailer,
-    jwtSecret: 'test-secret-test-secret-test-secret!',
+    jwtSecret,
     webRoot: options.webRoot ?? '/nonexistent',
     finderPages: options.finderPages,
   });
@@ -91,6 +94,29 @@ export async function createTestApp(
       await app.close();
       await drop();
       rmSync(outboxDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A second instance of the portal on the PostgreSQL server database of `first`: its own connections,
+ * memory and limits, as another process behind the same load balancer would have.
+ */
+export async function anotherInstance(first: TestContext, options: { env?: Env } = {}): Promise<TestContext> {
+  if (!first.databaseUrl) throw new Error('another instance needs a PostgreSQL server: PGlite serves one process');
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: first.outboxDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', ...options.env });
+  const database = await openDatabase({ url: first.databaseUrl, dataDir: null, timeouts: config.databaseTimeouts });
+  const mailer = createMailer({ from: config.mailFrom, outboxDir: first.outboxDir });
+  const app = await buildApp({ config, database, mailer, jwtSecret, webRoot: '/nonexistent' });
+  await app.ready();
+  return {
+    app,
+    database,
+    databaseUrl: first.databaseUrl,
+    outboxDir: first.outboxDir,
+    async close() {
+      await app.close();
+      await database.close();
     },
   };
 }

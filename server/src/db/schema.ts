@@ -170,6 +170,17 @@ export const signInAttempts = pgTable(
   (t) => [index('sign_in_attempts_window_idx').on(t.windowStartedAt)],
 );
 
+/**
+ * The routes' rate limits on a PostgreSQL server (rateLimitStore.ts), shared by every instance: a
+ * count per key in a fixed window ending at `expiresAt`. Keys are keyed hashes, as above. The
+ * migration makes the table unlogged (a lost count only starts a fresh window).
+ */
+export const rateLimitCounters = pgTable('rate_limit_counters', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  expiresAt: timestamptz('expires_at').notNull(),
+});
+
 /** Addresses (keyed hashes) an account signed in from with its password: a stranger's failures elsewhere never lock them out. */
 export const knownSignInAddresses = pgTable(
   'known_sign_in_addresses',

@@ -4,6 +4,7 @@ import type { Texter } from '../adapters/sms/index.js';
 import type { Database } from '../db/client.js';
 import { loggable } from '../errors.js';
 import { sweepSignInAttempts } from '../modules/users/signIn.js';
+import { sweepRateLimitCounters } from '../rateLimitStore.js';
 import type { AlertMailSettings } from '../modules/alerts/messages.js';
 import { askOwnersToConfirmContacts, type OwnerCheckSettings } from '../modules/contacts/ownerCheckSweep.js';
 import { escalateFoundReports, type EscalationSettings } from '../modules/foundReports/escalation.js';
@@ -89,6 +90,7 @@ export function startWorker(
     const expired = await app.payments.expireLapsedRegistrations();
     if (expired) app.log.info(`expiry sweep: ${expired} yearly registrations lapsed`);
     await sweepSignInAttempts(db);
+    await sweepRateLimitCounters(db);
   });
   const remind = run('reminders', async () => {
     const queued = await sendReminders(db, ownerMail);

@@ -20,7 +20,7 @@ import type { UserService } from './service.js';
 import type { SocialVerifier } from './social.js';
 
 const MINUTE = 60_000;
-const limits = {
+export const limits = {
   signUp: { max: 10, window: MINUTE },
   // Per account, and per account and address, the service counts attempts itself (signIn.ts).
   login: { ip: { max: 30, window: MINUTE } },

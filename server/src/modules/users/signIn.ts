@@ -11,7 +11,7 @@ const WINDOW_MS = 15 * 60_000;
 /** Attempts per window on one account from one address. */
 const PER_ADDRESS_MAX = 10;
 /** Attempts per window on one account from all the addresses it never signed in from. */
-const PER_ACCOUNT_MAX = 10;
+export const PER_ACCOUNT_MAX = 10;
 /** An address the owner has not signed in from for this long is a stranger's again. */
 const KNOWN_ADDRESS_MS = 90 * 24 * 3600_000;
 
