@@ -26,7 +26,7 @@ import { writeAdmissionPlugin } from './plugins/writeAdmission.js';
 import { useJsonBodyParser } from './plugins/jsonBody.js';
 import { registerApi } from './apiRoutes.js';
 import { countedInDatabase } from './rateLimitStore.js';
-import { answerErrors } from './errorHandler.js';
+import { answerErrors, answerUnavailable } from './errorHandler.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -97,6 +97,20 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     logController: new LogController({ disableRequestLogging: true }),
     // A path that is no valid URL (a broken %-escape) is refused by the router, before any error handler.
     frameworkErrors: (_error, _request, reply) => (reply as FastifyReply).status(400).send(failure([messages.invalidRequest])),
+    // Fastify's own answer to a request that reaches it while it stops is not in the product's words (below).
+    return503OnClosing: false,
+  });
+  // A request that arrives on a kept-alive connection once a stop (SIGTERM) has begun is not started:
+  // 503 with Retry-After, as for a database out of reach, and the connection closed, so the client
+  // tries again on a fresh one (another instance behind the load balancer, or this one restarted).
+  let stopping = false;
+  app.addHook('preClose', (done) => {
+    stopping = true;
+    done();
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!stopping) return done();
+    void answerUnavailable(reply.header('connection', 'close'));
   });
   app.addHook('onResponse', (request, reply, done) => {
     request.log.debug({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');

@@ -8,6 +8,10 @@ import { withImageBodyLimit } from './http.js';
 /** Seconds a client is asked to wait when the database is out of reach (a restart takes a few). */
 const RETRY_AFTER_S = 5;
 
+/** 503 with Retry-After in the product's words: the same request may succeed in a moment. */
+export const answerUnavailable = (reply: FastifyReply) =>
+  reply.status(503).header('retry-after', String(RETRY_AFTER_S)).send(failure([messages.serviceUnavailable]));
+
 /** Every error as the API answers it: the product's words, one message per field, 503 while the database is out of reach, never a stack. */
 export function answerErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) return reply.status(error.statusCode).send(failure(error.errors));
@@ -30,7 +34,7 @@ export function answerErrors(error: FastifyError, request: FastifyRequest, reply
   // A restart, a failover or a frozen link: the same request may succeed in a moment.
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: loggable(error) }, 'the database is out of reach');
-    return reply.status(503).header('retry-after', String(RETRY_AFTER_S)).send(failure([messages.serviceUnavailable]));
+    return answerUnavailable(reply);
   }
   request.log.error({ err: loggable(error) }, 'request failed');
   return reply.status(500).send(failure([messages.genericError]));

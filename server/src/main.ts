@@ -14,10 +14,13 @@ import { createAlertReplies } from './modules/relay/replies.js';
 import { startWorker } from './worker/index.js';
 
 /**
- * How long a stop waits for requests and e-mails in flight before the process exits anyway (an
- * orchestrator's grace period is longer; a frozen database must not hold the exit).
+ * How long a stop waits for requests and e-mails in flight before the process exits anyway: within
+ * `docker stop`'s 10 s grace (Kubernetes gives 30 s), so the process ends itself rather than being
+ * killed, and a frozen database does not hold the exit. It was 1.8 s, which cut off requests still
+ * answering (a statement may take 15 s; a sign-up on a busy machine, seconds) with no answer at all.
+ * An idle portal exits at once: this is only the bound.
  */
-const STOP_WITHIN_MS = 1800;
+const STOP_WITHIN_MS = 8000;
 
 async function main() {
   const config = loadConfig();

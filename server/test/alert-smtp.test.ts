@@ -1,4 +1,3 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -8,7 +7,7 @@ import { alertEmails, users } from '../src/db/schema.js';
 import { sendDueAlertEmails } from '../src/worker/alertEmails.js';
 import { claimDue, clockOf } from '../src/worker/outbox.js';
 import { alertKit, alertMailSettings } from './alertKit.js';
-import { createTestApp, type TestContext } from './helpers.js';
+import { createTestApp, freePort, type TestContext } from './helpers.js';
 
 /**
  * The alert e-mails through a real SMTP conversation: a local smtp-server that accepts, refuses
@@ -33,8 +32,11 @@ let sink: SMTPServer | null = null;
 let port: number;
 let mailer: Mailer;
 
+/** The server stops listening (mid run) once it has taken this many messages in all. */
+let stopAfter = Infinity;
+
 function startSink(): Promise<void> {
-  sink = new SMTPServer({
+  const server = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     // Going down means going down: the pool's idle connections are cut, not waited for.
@@ -58,29 +60,23 @@ function startSink(): Promise<void> {
             dropsMidData.set(to, drops - 1);
             return callback(Object.assign(new Error('4.3.2 Shutting down'), { responseCode: 421 }));
           }
+          // Going down: a message whose data arrives after the server began to stop is not taken.
+          if (sink !== server) return callback(Object.assign(new Error('4.3.2 Shutting down'), { responseCode: 421 }));
           received.push({ to, envelope: session.envelope.rcptTo.map((r) => r.address), mail });
           callback();
+          if (received.length === stopAfter) void stopSink();
         })
         .catch(callback);
     },
   });
-  return new Promise((resolve) => sink!.listen(port, '127.0.0.1', resolve));
+  sink = server;
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
 }
 
 function stopSink(): Promise<void> {
   const server = sink!;
   sink = null;
   return new Promise((resolve) => server.close(() => resolve()));
-}
-
-/** A free port for the sink, found by listening on port 0 once. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port: found } = probe.address() as AddressInfo;
-      probe.close(() => resolve(found));
-    });
-  });
 }
 
 beforeAll(async () => {
@@ -190,6 +186,31 @@ describe('alert e-mails over SMTP', () => {
     await startSink();
     const second = await send(new Date(start + 5 * MINUTE));
     expect(first.delivered + second.delivered).toBe(everyone.length);
+    const mine = received.slice(before).filter((r) => everyone.includes(r.to));
+    expect(mine.map((r) => r.to).sort()).toEqual(everyone);
+  });
+
+  it('stops listening by itself in the middle of a fan-out: the rest waits, and back up each recipient gets it once', async () => {
+    if (!sink) await startSink();
+    const { token, pet } = await kit.ownerWithLostPet();
+    for (let miles = 1; miles <= 24; miles++) await kit.siteNear('60601', miles / 2);
+    const alert = await kit.sendAndPay(token, pet.id, { zipCode: '60601' });
+    const everyone = await kit.recipientsOf(alert.id);
+    const before = received.length;
+    // The server takes five of the run's e-mails (sixteen go at once), then stops listening and drops its connections.
+    stopAfter = before + 5;
+    const start = Date.now();
+    const first = await send(new Date(start));
+    expect(sink).toBeNull();
+    expect(first.delivered).toBe(5);
+    expect(first).toMatchObject({ bounced: 0, retried: 0, waiting: everyone.length - 5 });
+    const rows = await kit.recipientsOf(alert.id);
+    expect(rows).toEqual(everyone);
+    // Nothing is lost while it is down; back up, the rest goes, each once.
+    stopAfter = Infinity;
+    expect(await send(new Date(start + 30_000))).toMatchObject({ delivered: 0, waiting: 0 });
+    await startSink();
+    expect(await send(new Date(start + 2 * MINUTE))).toMatchObject({ delivered: everyone.length - 5, retried: 0, waiting: 0 });
     const mine = received.slice(before).filter((r) => everyone.includes(r.to));
     expect(mine.map((r) => r.to).sort()).toEqual(everyone);
   });

@@ -1,5 +1,5 @@
-import { messages, type MicrochipLookup } from '@petreg/contract';
-import { eq, sql } from 'drizzle-orm';
+import { messages, type CreatedPet, type MicrochipLookup, type StaticData } from '@petreg/contract';
+import { eq, inArray, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { queryRows } from '../src/db/client.js';
@@ -16,6 +16,7 @@ import { tcpProxy } from './tcpProxy.js';
 describe.runIf(process.env.TEST_DB === 'postgres')('a PostgreSQL server out of reach', () => {
   let proxy: Awaited<ReturnType<typeof tcpProxy>>;
   let ctx: TestContext;
+  let databaseName: string;
   const lost: Error[] = [];
 
   beforeAll(async () => {
@@ -25,6 +26,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('a PostgreSQL server out of r
       env: { DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '2000' },
     });
     ctx.database.onConnectionError((error) => lost.push(error));
+    [{ name: databaseName }] = (await queryRows<{ name: string }>(ctx.database.db, sql`select current_database() as name`)) as [{ name: string }];
   });
   afterAll(async () => {
     proxy.close();
@@ -86,17 +88,10 @@ describe.runIf(process.env.TEST_DB === 'postgres')('a PostgreSQL server out of r
 
   it('answers 503 with Retry-After while a restart keeps it down, never 500, and serves again by itself', async () => {
     await Promise.all(Array.from({ length: 5 }, () => states()));
-    const [{ name }] = (await queryRows<{ name: string }>(ctx.database.db, sql`select current_database() as name`)) as [{ name: string }];
     // The server shuts down: it ends every connection (57P01) and takes no new one until it is back.
     proxy.refuse();
     onTestFinished(() => proxy.accept());
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    try {
-      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
-    } finally {
-      await admin.end();
-    }
+    await endConnections();
     // The pool's idle connections heard it; the process lives on.
     await vi.waitFor(() => expect(lost.map((error) => (error as { code?: string }).code)).toContain('57P01'));
 
@@ -113,6 +108,86 @@ describe.runIf(process.env.TEST_DB === 'postgres')('a PostgreSQL server out of r
     expect((await states()).status).toBe(200);
     expect((await health()).status).toBe(200);
     expect((await signUpOwner(ctx.app)).token).toBeTruthy();
+  });
+
+  /** Ends every connection to the test's database, as a server shutting down does (57P01). */
+  async function endConnections() {
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    try {
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [databaseName]);
+    } finally {
+      await admin.end();
+    }
+  }
+
+  it('under load, answers 503 while the server restarts and while it is frozen, never 500 or a hang, and loses no acknowledged write', async () => {
+    const owners = await Promise.all(Array.from({ length: 3 }, () => signUpOwner(ctx.app)));
+    const { species } = (await call<StaticData>(ctx.app, 'GET', 'utilities/static-data')).body.result!;
+    interface Answered { status: number; ms: number; errors: string[]; retryAfter: unknown; petId?: number }
+    const answers: Answered[] = [];
+    let running = true;
+    // Each owner reads their account and registers pets, in two loops of their own.
+    const loop = async (token: string, writes: boolean) => {
+      while (running) {
+        const answer = await timed(() =>
+          writes
+            ? call<CreatedPet>(ctx.app, 'POST', 'Pet/create-pet', { token, body: { name: 'Biscuit', chipId: '', confirmChip: '', chipTypeId: null, speciesId: species[0]!.id } })
+            : call(ctx.app, 'GET', 'Users/current-user', { token }),
+        );
+        const { pet } = (answer.body.result ?? {}) as Partial<CreatedPet>;
+        answers.push({ status: answer.status, ms: answer.ms, errors: answer.body.errors, retryAfter: answer.headers['retry-after'], petId: pet?.id });
+      }
+    };
+    const loops = owners.flatMap((owner) => [loop(owner.token, true), loop(owner.token, false)]);
+    const count = (status: number) => answers.filter((a) => a.status === status).length;
+    /** Waits until `more` further answers of the status have come. */
+    const more = async (status: number, more: number) => {
+      const seen = count(status);
+      await vi.waitFor(() => expect(count(status)).toBeGreaterThanOrEqual(seen + more), { timeout: 20_000, interval: 20 });
+    };
+    try {
+      await more(200, 10);
+
+      // A restart: every connection ended, none taken until the server is back.
+      proxy.refuse();
+      try {
+        await endConnections();
+        await more(503, 6);
+      } finally {
+        await proxy.accept();
+      }
+      // Back: the pool connects again by itself.
+      await more(200, 10);
+
+      // A freeze: the connections stay open and nothing comes back, for several seconds.
+      proxy.freeze();
+      const frozenAt = performance.now();
+      try {
+        await more(503, 6);
+        await vi.waitFor(() => expect(performance.now() - frozenAt).toBeGreaterThan(4000), { timeout: 10_000, interval: 100 });
+      } finally {
+        proxy.thaw();
+      }
+      await more(200, 10);
+    } finally {
+      running = false;
+      await Promise.all(loops);
+    }
+
+    // Only 200s, and 503s in the product's words. None waited past two statements' bound (each the
+    // statement timeout, 2 s, and the client's grace, 1 s: a frozen transaction's failed statement,
+    // then its ROLLBACK on the same connection), with room for a busy machine.
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused.map(({ status, errors, retryAfter }) => ({ status, errors, retryAfter }))).toEqual(
+      refused.map(() => ({ status: 503, errors: [messages.serviceUnavailable], retryAfter: '5' })),
+    );
+    expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(9000);
+    // Every pet whose registration was answered 200 is in the database.
+    const acknowledged = answers.flatMap((a) => (a.status === 200 && a.petId ? [a.petId] : []));
+    expect(acknowledged.length).toBeGreaterThan(0);
+    const stored = await ctx.database.db.select({ id: pets.id }).from(pets).where(inArray(pets.id, acknowledged));
+    expect(stored).toHaveLength(acknowledged.length);
   });
 
   it('has the server end a statement that runs past DATABASE_STATEMENT_TIMEOUT_MS', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuthResult, CreatedPet, Envelope, FinderPageRenderer, StaticData } from '@petreg/contract';
@@ -21,10 +22,10 @@ import { ADMIN_URL } from './globalSetup.js';
  * in-memory PGlite, or (TEST_DB=postgres) a new database on the local PostgreSQL server that is
  * dropped afterwards.
  */
-async function freshDatabase(config: Config, port?: number): Promise<{ database: DatabaseHandle; url: string | null; drop: () => Promise<void> }> {
+async function freshDatabase(config: Config, port?: number, dataDir?: string): Promise<{ database: DatabaseHandle; url: string | null; drop: () => Promise<void> }> {
   const seeded = inject('seededDatabase');
   if ('snapshotFile' in seeded) {
-    const database = await openDatabase({ dataDir: null, snapshot: new Blob([readFileSync(seeded.snapshotFile)]) });
+    const database = await openDatabase({ dataDir: dataDir ?? null, snapshot: new Blob([readFileSync(seeded.snapshotFile)]) });
     return { database, url: null, drop: () => database.close() };
   }
   const name = `petreg_test_${randomUUID().replace(/-/g, '')}`;
@@ -48,8 +49,8 @@ async function freshDatabase(config: Config, port?: number): Promise<{ database:
   };
 }
 
-/** The test apps' signing secret: a token from one instance is good on another. */
-const jwtSecret = 'test-secret-test-secret-test-secret!';
+/** The test apps' signing secret: a token from one instance is good on another, and on a portal process started with it as JWT_SECRET. */
+export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret!';
 
 export interface TestContext {
   app: FastifyInstance;
@@ -63,15 +64,24 @@ export interface TestContext {
 /**
  * The app on a fresh database. Its directory of sites is empty, so each test adds the sites it
  * reads; `sampleSites` seeds the sample directory of an embedded start. On the PostgreSQL server,
- * `databasePort` is where the app reaches it (a test's proxy in between).
+ * `databasePort` is where the app reaches it (a test's proxy in between). On PGlite, `dataDir` keeps
+ * the database in that folder (left there at close), for a portal process started on it afterwards.
  */
 export async function createTestApp(
-  options: { env?: Env; mailer?: Mailer; sampleSites?: boolean; databasePort?: number; webRoot?: string; finderPages?: FinderPageRenderer } = {},
+  options: {
+    env?: Env;
+    mailer?: Mailer;
+    sampleSites?: boolean;
+    databasePort?: number;
+    dataDir?: string;
+    webRoot?: string;
+    finderPages?: FinderPageRenderer;
+  } = {},
 ): Promise<TestContext> {
   const outboxDir = mkdtempSync(join(tmpdir(), 'petreg-mail-'));
   // Tests create many owners from 127.0.0.1; rate-limit tests call from other addresses.
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: outboxDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', ...options.env });
-  const { database, url: databaseUrl, drop } = await freshDatabase(config, options.databasePort);
+  const { database, url: databaseUrl, drop } = await freshDatabase(config, options.databasePort, options.dataDir);
   await database.migrate();
   await seedStaticData(database.db);
   if (options.sampleSites) await seedSampleSites(database.db);
@@ -80,7 +90,7 @@ export async function createTestApp(
     config,
     database,
     mailer,
-    jwtSecret,
+    jwtSecret: TEST_JWT_SECRET,
     webRoot: options.webRoot ?? '/nonexistent',
     finderPages: options.finderPages,
   });
@@ -107,7 +117,7 @@ export async function anotherInstance(first: TestContext, options: { env?: Env }
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: first.outboxDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', ...options.env });
   const database = await openDatabase({ url: first.databaseUrl, dataDir: null, timeouts: config.databaseTimeouts });
   const mailer = createMailer({ from: config.mailFrom, outboxDir: first.outboxDir });
-  const app = await buildApp({ config, database, mailer, jwtSecret, webRoot: '/nonexistent' });
+  const app = await buildApp({ config, database, mailer, jwtSecret: TEST_JWT_SECRET, webRoot: '/nonexistent' });
   await app.ready();
   return {
     app,
@@ -230,4 +240,14 @@ export function multipart(parts: { name: string; filename?: string; type?: strin
     Buffer.from('\r\n'),
   ]);
   return { payload: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** A free port on 127.0.0.1 for a local peer or a portal process, found by listening on port 0 once. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }

@@ -1,7 +1,5 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +10,7 @@ import { alertEmails, backupContacts, chips, foundReports, mailOutbox, pets, tex
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { alertKit } from './alertKit.js';
 import { createTestApp, registerPet, signUpOwner, type TestContext } from './helpers.js';
+import { startPortal, type PortalProcess } from './portalProcess.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const admin = { email: 'root@example.com', password: 'Admin#Pass1' };
@@ -21,19 +20,8 @@ const MAILS = 30;
 const TEXTS = 10;
 const ALERT_SITES = 20;
 
-/** A port nobody listens on now, for an instance to take. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
-interface Instance {
-  url: string;
+interface Instance extends PortalProcess {
   dataDir: string;
-  child: ChildProcess;
 }
 
 /**
@@ -41,42 +29,20 @@ interface Instance {
  * JWT_SECRET as the others, its own PORT and data folder, one load balancer's hop trusted.
  */
 async function startInstance(databaseUrl: string): Promise<Instance> {
-  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'petreg-instance-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
+  const portal = await startPortal(dataDir, {
     DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    JWT_SECRET: 'several-instances-share-this-secret!',
     TRUST_PROXY: '1',
     PUBLIC_URL: 'http://portal.example',
     ADMIN_EMAIL: admin.email,
-    SAMPLE_SITES: 'false',
-    LOG_LEVEL: 'warn',
-    LOG_FORMAT: 'json',
-  };
-  delete env.ADMIN_PASSWORD;
-  const child = spawn('node', ['--import', 'tsx', 'server/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
-  return { url: `http://127.0.0.1:${port}`, dataDir, child };
-}
-
-/** Waits until the instance answers its health check (a busy machine takes its time loading the server). */
-async function answering(instance: Instance) {
-  for (;;) {
-    if (instance.child.exitCode !== null) throw new Error(`the instance at ${instance.url} exited with ${instance.child.exitCode}`);
-    const healthy = await fetch(`${instance.url}/api/v2/utilities/health-check`).then((r) => r.ok, () => false);
-    if (healthy) return;
-    await new Promise((done) => setTimeout(done, 200));
-  }
+    ADMIN_PASSWORD: admin.password,
+  });
+  return { ...portal, dataDir };
 }
 
 async function stop(instance: Instance) {
-  if (instance.child.exitCode === null) {
-    instance.child.kill('SIGTERM');
-    await once(instance.child, 'exit');
-  }
+  instance.kill('SIGTERM');
+  await instance.exited;
   rmSync(instance.dataDir, { recursive: true, force: true });
 }
 
@@ -192,7 +158,6 @@ describe.runIf(process.env.TEST_DB === 'postgres')('two instances on one Postgre
     expect(alertRecipients).toHaveLength(ALERT_SITES);
 
     [a, b] = await Promise.all([startInstance(ctx.databaseUrl!), startInstance(ctx.databaseUrl!)]);
-    await Promise.all([answering(a), answering(b)]);
   });
   afterAll(async () => {
     await Promise.all([a, b].filter(Boolean).map(stop));

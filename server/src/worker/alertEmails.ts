@@ -11,7 +11,7 @@ const BATCH = 200;
  * three messages a connection keep each busy while the last answer and the database mark are on
  * their way (measured: 5 in flight, 500 messages/s to a local server; 16, 750).
  */
-const CONCURRENCY = 16;
+export const CONCURRENCY = 16;
 
 type AlertEmailRow = typeof alertEmails.$inferSelect;
 
