@@ -21,7 +21,7 @@ import { ADMIN_URL } from './globalSetup.js';
  * in-memory PGlite, or (TEST_DB=postgres) a new database on the local PostgreSQL server that is
  * dropped afterwards.
  */
-async function freshDatabase(config: Config, port?: number): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
+async function freshDatabase(config: Config, port?: number): Promise<{ database: DatabaseHandle; url?: string; drop: () => Promise<void> }> {
   const seeded = inject('seededDatabase');
   if ('snapshotFile' in seeded) {
     const database = await openDatabase({ dataDir: null, snapshot: new Blob([readFileSync(seeded.snapshotFile)]) });
@@ -37,6 +37,7 @@ async function freshDatabase(config: Config, port?: number): Promise<{ database:
   const database = await openDatabase({ url: url.toString(), dataDir: null, timeouts: config.databaseTimeouts });
   return {
     database,
+    url: url.toString(),
     async drop() {
       await database.close();
       const client = new pg.Client({ connectionString: ADMIN_URL });
@@ -50,22 +51,43 @@ async function freshDatabase(config: Config, port?: number): Promise<{ database:
 export interface TestContext {
   app: FastifyInstance;
   database: DatabaseHandle;
+  /** The PostgreSQL server's database (TEST_DB=postgres); undefined on PGlite. */
+  databaseUrl?: string;
   outboxDir: string;
   close(): Promise<void>;
 }
 
 /**
+ * Another instance's connection to the database of `first`: its own pool on the PostgreSQL server;
+ * on PGlite, which one process holds, the same handle (closed with `first`).
+ */
+async function sameDatabase(first: TestContext, config: Config): Promise<{ database: DatabaseHandle; url?: string; drop: () => Promise<void> }> {
+  if (!first.databaseUrl) return { database: first.database, drop: async () => undefined };
+  const database = await openDatabase({ url: first.databaseUrl, dataDir: null, timeouts: config.databaseTimeouts });
+  return { database, url: first.databaseUrl, drop: () => database.close() };
+}
+
+/**
  * The app on a fresh database. Its directory of sites is empty, so each test adds the sites it
  * reads; `sampleSites` seeds the sample directory of an embedded start. On the PostgreSQL server,
- * `databasePort` is where the app reaches it (a test's proxy in between).
+ * `databasePort` is where the app reaches it (a test's proxy in between). `instanceOf` starts a second
+ * instance on the database of an app already started, with its own data folder.
  */
 export async function createTestApp(
-  options: { env?: Env; mailer?: Mailer; sampleSites?: boolean; databasePort?: number; webRoot?: string; finderPages?: FinderPageRenderer } = {},
+  options: {
+    env?: Env;
+    mailer?: Mailer;
+    sampleSites?: boolean;
+    databasePort?: number;
+    webRoot?: string;
+    finderPages?: FinderPageRenderer;
+    instanceOf?: TestContext;
+  } = {},
 ): Promise<TestContext> {
   const outboxDir = mkdtempSync(join(tmpdir(), 'petreg-mail-'));
   // Tests create many owners from 127.0.0.1; rate-limit tests call from other addresses.
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: outboxDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', ...options.env });
-  const { database, drop } = await freshDatabase(config, options.databasePort);
+  const { database, url: databaseUrl, drop } = options.instanceOf ? await sameDatabase(options.instanceOf, config) : await freshDatabase(config, options.databasePort);
   await database.migrate();
   await seedStaticData(database.db);
   if (options.sampleSites) await seedSampleSites(database.db);
@@ -82,6 +104,7 @@ export async function createTestApp(
   return {
     app,
     database,
+    databaseUrl,
     outboxDir,
     async close() {
       await app.close();
