@@ -73,7 +73,7 @@ export async function registerApi(app: FastifyInstance, deps: AppDependencies) {
   database.onConnectionError((error) =>
     app.log.warn({ err: loggable(error) }, 'a pooled database connection was lost: the next statement connects anew'),
   );
-  const storage = deps.storage ?? createStorage(config);
+  const storage = deps.storage ?? (await createStorage(config));
   const users = createUserService({
     db: database.db,
     mailer: deps.mailer,

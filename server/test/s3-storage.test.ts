@@ -297,6 +297,19 @@ describe('a bucket in trouble', () => {
     }
     expect((await fetchImage(ctx.app, `pet/pet-images/${pet.image}`)).statusCode).toBe(200);
   });
+
+  it('closes an account while the bucket is stopped: the closing is not undone by photos it cannot delete yet', async () => {
+    const owner = await signUpOwner(ctx.app);
+    await petWithPhoto(ctx.app, owner.token);
+    await s3.close();
+    try {
+      const closed = await call(ctx.app, 'POST', 'Users/close-account', { token: owner.token, body: { password: owner.input.password } });
+      expect(closed.status).toBe(200);
+      expect((await call(ctx.app, 'GET', 'Users/current-user', { token: owner.token })).status).toBe(401);
+    } finally {
+      await startS3();
+    }
+  });
 });
 
 describe('the bucket settings', () => {
