@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import { API_BASE } from '@petreg/contract';
 import type { FastifyInstance } from 'fastify';
 import { createLocalPayments } from './adapters/payments/local.js';
 import { createStripePayments } from './adapters/payments/stripe.js';
 import { createGoogleMapTiles } from './adapters/places/googleTiles.js';
 import { createPlaces } from './adapters/places/index.js';
-import { createDiskStorage } from './adapters/storage/index.js';
+import { createStorage } from './adapters/storage/configured.js';
 import { loggable } from './errors.js';
 import { adminRecordRoutes } from './modules/admin/recordRoutes.js';
 import { createAdminRecords } from './modules/admin/records.js';
@@ -74,7 +73,7 @@ export async function registerApi(app: FastifyInstance, deps: AppDependencies) {
   database.onConnectionError((error) =>
     app.log.warn({ err: loggable(error) }, 'a pooled database connection was lost: the next statement connects anew'),
   );
-  const storage = deps.storage ?? createDiskStorage(join(config.dataDir, 'uploads'));
+  const storage = deps.storage ?? (await createStorage(config));
   const users = createUserService({
     db: database.db,
     mailer: deps.mailer,

@@ -1,17 +1,21 @@
 // Commands for operators:
 //   npm run sweep                              expires yearly registrations that were not renewed
 //   npm run admin -- reset-password EMAIL      gives an administrator a new password (ADMIN_PASSWORD, or generated)
+//   npm run storage:copy-to-s3                 copies the images under DATA_DIR/uploads to the S3_BUCKET (skips those there)
 import { join } from 'node:path';
 import { newPasswordField } from '@petreg/contract';
 import type { FastifyInstance } from 'fastify';
 import { createMailer } from './adapters/mail/index.js';
+import { uploadsDir } from './adapters/storage/configured.js';
+import { copyToBucket } from './adapters/storage/copyToBucket.js';
+import { createBucketStorage } from './adapters/storage/s3.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, resolveJwtSecret } from './config.js';
 import { DatabaseInUseError, openDatabase, type DatabaseHandle } from './db/client.js';
 import { resetAdministratorPassword } from './modules/users/bootstrap.js';
 import { clearAccountAttempts } from './modules/users/signIn.js';
 
-const usage = 'usage: npm run sweep | npm run admin -- reset-password EMAIL';
+const usage = 'usage: npm run sweep | npm run admin -- reset-password EMAIL | npm run storage:copy-to-s3';
 
 class UsageError extends Error {}
 
@@ -57,9 +61,24 @@ async function resetPassword(email: string | undefined) {
   });
 }
 
+/** Copies the images stored on disk before the bucket was set; needs no database. */
+async function copyImagesToBucket() {
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
+  if (!config.s3) throw new UsageError('S3_BUCKET is not set: set the bucket\'s settings (see the README) before copying the images to it.');
+  const counts = await copyToBucket(uploadsDir(config), createBucketStorage(config.s3));
+  const images = (n: number) => `${n} image${n === 1 ? '' : 's'}`;
+  console.log(`${images(counts.copied)} copied to ${config.s3.bucket}, ${images(counts.present)} already there, ${counts.failed} failed`);
+  if (counts.failed) {
+    const cause = counts.firstError instanceof Error ? (counts.firstError.cause ?? counts.firstError) : counts.firstError;
+    console.error(`The first failure: ${cause instanceof Error ? cause.message : String(cause)}\nRun the command again: it copies only what is not in the bucket yet.`);
+    process.exitCode = 1;
+  }
+}
+
 const [command, ...args] = process.argv.slice(2);
 const commands: Record<string, () => Promise<void>> = {
   sweep,
+  'storage:copy-to-s3': copyImagesToBucket,
   'admin reset-password': () => resetPassword(args[1]),
 };
 const run = commands[command === 'admin' ? `admin ${args[0]}` : (command ?? '')];

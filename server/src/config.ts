@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { API_BASE, normalisePhone, support } from '@petreg/contract';
 import { z } from 'zod';
 import { twilioEnv, twilioOf, type TwilioSettings } from './adapters/sms/settings.js';
+import { s3Env, s3Of, type S3Settings } from './adapters/storage/settings.js';
 import { ConfigError } from './configError.js';
 import { trustProxy } from './trustProxy.js';
 import { inboundMailEnv, inboundMailOf, type InboundMailSettings } from './modules/relay/settings.js';
@@ -97,6 +98,7 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: optionalUrl,
   ...twilioEnv,
+  ...s3Env,
   NODE_ENV: optionalString,
   ALLOW_TEST_PAYMENTS: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -142,6 +144,8 @@ export interface Config {
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
   /** Texts through Twilio when its account is set; otherwise files under DATA_DIR/sms. */
   twilio: TwilioSettings | null;
+  /** Uploaded images on an S3-compatible bucket when S3_BUCKET is set; otherwise files under DATA_DIR/uploads. */
+  s3: S3Settings | null;
   /**
    * Without Stripe, the portal's own checkout simulates payments with test cards: allowed, except
    * in production (NODE_ENV=production) unless ALLOW_TEST_PAYMENTS=true; off with Stripe.
@@ -180,7 +184,7 @@ export interface Config {
 }
 
 export { ConfigError };
-export type { TwilioSettings };
+export type { S3Settings, TwilioSettings };
 
 function mapTilesOf(e: z.output<typeof envSchema>): Config['mapTiles'] {
   const tiles = e.MAP_TILE_URL ? { url: e.MAP_TILE_URL, attribution: '' } : e.GOOGLE_MAPS_API_KEY ? googleTiles : osmTiles;
@@ -219,6 +223,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL }
       : null,
     twilio: twilioOf(e),
+    s3: s3Of(e),
     testPayments: e.STRIPE_SECRET_KEY ? 'off' : e.NODE_ENV !== 'production' || e.ALLOW_TEST_PAYMENTS === 'true' ? 'allowed' : 'refused',
     googlePlaces: e.GOOGLE_MAPS_API_KEY ? { apiKey: e.GOOGLE_MAPS_API_KEY, url: e.GOOGLE_PLACES_URL.replace(/\/$/, '') } : null,
     mapTiles: mapTilesOf(e),

@@ -1,18 +1,19 @@
 import { failure, messages } from '@petreg/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { StorageUnavailableError } from './adapters/storage/index.js';
 import { isDatabaseUnavailable } from './db/errors.js';
 import { AppError, loggable } from './errors.js';
 import { withImageBodyLimit } from './http.js';
 
-/** Seconds a client is asked to wait when the database is out of reach (a restart takes a few). */
+/** Seconds a client is asked to wait when the database or the bucket is out of reach (a restart takes a few). */
 const RETRY_AFTER_S = 5;
 
 /** 503 with Retry-After in the product's words: the same request may succeed in a moment. */
 export const answerUnavailable = (reply: FastifyReply) =>
   reply.status(503).header('retry-after', String(RETRY_AFTER_S)).send(failure([messages.serviceUnavailable]));
 
-/** Every error as the API answers it: the product's words, one message per field, 503 while the database is out of reach, never a stack. */
+/** Every error as the API answers it: the product's words, one message per field, 503 while the database or the bucket is out of reach, never a stack. */
 export function answerErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) return reply.status(error.statusCode).send(failure(error.errors));
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -32,8 +33,8 @@ export function answerErrors(error: FastifyError, request: FastifyRequest, reply
   }
   if (status < 500) return reply.status(status).send(failure([status === 404 ? messages.notFound : messages.invalidRequest]));
   // A restart, a failover or a frozen link: the same request may succeed in a moment.
-  if (isDatabaseUnavailable(error)) {
-    request.log.warn({ err: loggable(error) }, 'the database is out of reach');
+  if (isDatabaseUnavailable(error) || error instanceof StorageUnavailableError) {
+    request.log.warn({ err: loggable(error) }, error instanceof StorageUnavailableError ? error.message : 'the database is out of reach');
     return answerUnavailable(reply);
   }
   request.log.error({ err: loggable(error) }, 'request failed');

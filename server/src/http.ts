@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { failure, imageDataUrlMax, messages, ok, type Succeeded } from '@petreg/contract';
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { ServedFile } from './adapters/storage/index.js';
 import { AppError } from './errors.js';
 
 /** Answers a successful call in the envelope. */
@@ -23,10 +24,15 @@ export const withImageBodyLimit = imageDataUrlMax + jsonBodyLimit;
 /** The payment provider's webhook: its events are the provider's, larger than our forms. */
 export const webhookBodyLimit = 1024 * 1024;
 
-/** Serves a stored image: public, under a random name that never changes, so cached for good. */
-export function sendImage(reply: FastifyReply, image: Buffer | null) {
+/**
+ * Serves a stored image: public, under a random name that never changes, so cached for good; or a
+ * redirect to the bucket's signed address for it, kept only while that address works.
+ */
+export function sendImage(reply: FastifyReply, image: ServedFile | null) {
   if (!image) return reply.status(404).send(failure([messages.notFound]));
-  return reply.type('image/jpeg').header('cache-control', 'public, max-age=31536000, immutable').send(image);
+  if ('location' in image) return reply.header('cache-control', `private, max-age=${image.maxAgeSeconds}`).redirect(image.location, 302);
+  if (image.length !== undefined) reply.header('content-length', image.length);
+  return reply.type('image/jpeg').header('cache-control', 'public, max-age=31536000, immutable').send(image.body);
 }
 
 /**

@@ -62,10 +62,21 @@ export interface TestContext {
 }
 
 /**
+ * Another instance's connection to the database of `first`: its own pool on the PostgreSQL server;
+ * on PGlite, which one process holds, the same handle (closed with `first`).
+ */
+async function sameDatabase(first: TestContext, config: Config): Promise<{ database: DatabaseHandle; url: string | null; drop: () => Promise<void> }> {
+  if (!first.databaseUrl) return { database: first.database, url: null, drop: async () => undefined };
+  const database = await openDatabase({ url: first.databaseUrl, dataDir: null, timeouts: config.databaseTimeouts });
+  return { database, url: first.databaseUrl, drop: () => database.close() };
+}
+
+/**
  * The app on a fresh database. Its directory of sites is empty, so each test adds the sites it
  * reads; `sampleSites` seeds the sample directory of an embedded start. On the PostgreSQL server,
  * `databasePort` is where the app reaches it (a test's proxy in between). On PGlite, `dataDir` keeps
  * the database in that folder (left there at close), for a portal process started on it afterwards.
+ * `instanceOf` starts a second instance on the database of an app already started, with its own data folder.
  */
 export async function createTestApp(
   options: {
@@ -76,12 +87,15 @@ export async function createTestApp(
     dataDir?: string;
     webRoot?: string;
     finderPages?: FinderPageRenderer;
+    instanceOf?: TestContext;
   } = {},
 ): Promise<TestContext> {
   const outboxDir = mkdtempSync(join(tmpdir(), 'petreg-mail-'));
   // Tests create many owners from 127.0.0.1; rate-limit tests call from other addresses.
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: outboxDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', ...options.env });
-  const { database, url: databaseUrl, drop } = await freshDatabase(config, options.databasePort, options.dataDir);
+  const { database, url: databaseUrl, drop } = options.instanceOf
+    ? await sameDatabase(options.instanceOf, config)
+    : await freshDatabase(config, options.databasePort, options.dataDir);
   await database.migrate();
   await seedStaticData(database.db);
   if (options.sampleSites) await seedSampleSites(database.db);
@@ -104,29 +118,6 @@ export async function createTestApp(
       await app.close();
       await drop();
       rmSync(outboxDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/**
- * A second instance of the portal on the PostgreSQL server database of `first`: its own connections,
- * memory and limits, as another process behind the same load balancer would have.
- */
-export async function anotherInstance(first: TestContext, options: { env?: Env } = {}): Promise<TestContext> {
-  if (!first.databaseUrl) throw new Error('another instance needs a PostgreSQL server: PGlite serves one process');
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: first.outboxDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', ...options.env });
-  const database = await openDatabase({ url: first.databaseUrl, dataDir: null, timeouts: config.databaseTimeouts });
-  const mailer = createMailer({ from: config.mailFrom, outboxDir: first.outboxDir });
-  const app = await buildApp({ config, database, mailer, jwtSecret: TEST_JWT_SECRET, webRoot: '/nonexistent' });
-  await app.ready();
-  return {
-    app,
-    database,
-    databaseUrl: first.databaseUrl,
-    outboxDir: first.outboxDir,
-    async close() {
-      await app.close();
-      await database.close();
     },
   };
 }

@@ -8,7 +8,7 @@ import { limits as userLimits } from '../src/modules/users/routes.js';
 import { PER_ACCOUNT_MAX } from '../src/modules/users/signIn.js';
 import { countedInDatabase, sweepRateLimitCounters } from '../src/rateLimitStore.js';
 import { ADMIN_URL } from './globalSetup.js';
-import { anotherInstance, call, createTestApp, signUpOwner, uniqueEmail, type Answer, type TestContext } from './helpers.js';
+import { call, createTestApp, signUpOwner, uniqueEmail, type Answer, type TestContext } from './helpers.js';
 import { tcpProxy } from './tcpProxy.js';
 
 const tooMany = (answer: Answer<unknown>) => answer.status === 429 && answer.body.errors.join() === messages.tooManyRequests;
@@ -91,7 +91,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('limits across instances on a
 
   beforeAll(async () => {
     a = await createTestApp();
-    b = await anotherInstance(a);
+    b = await createTestApp({ instanceOf: a });
   });
   afterAll(async () => {
     await b.close();

@@ -126,6 +126,7 @@ export function createFoundInbox(deps: { db: Database; storage: FileStorage }) {
     /** GET found-reports/{id}/photo: the finder's photo, to the owner only; null when the report has none. */
     async photo(session: Session, id: number): Promise<Buffer | null> {
       const { photo } = await findOwnReport(db, session, id);
+      // Always through the portal, never a signed address of the bucket: the finder's photo is the owner's only.
       return photo && isStoredImageName(photo) ? storage.get(imageFolders.foundReports, photo) : null;
     },
 

@@ -1,7 +1,7 @@
 import { messages, normalisePhone } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import type { FileStorage } from '../../adapters/storage/index.js';
-import { imageFolders } from '../../adapters/storage/images.js';
+import { discardImage, imageFolders } from '../../adapters/storage/images.js';
 import { recordAudit } from '../../db/audit.js';
 import type { Database } from '../../db/client.js';
 import { pets, users } from '../../db/schema.js';
@@ -60,7 +60,8 @@ export function createAccountClosing(deps: {
       await sessions.revokeAllFor(user.id);
       deps.forget(user.id);
       await deps.payments.stopReplacedSubscriptions();
-      await Promise.all(account.files.map((file) => storage.delete(file.folder, file.name)));
+      // The account is closed whatever becomes of its images: one the bucket cannot delete now stays as an orphan.
+      await Promise.all(account.files.map((file) => discardImage(storage, file.folder, file.name, null)));
     },
   };
 }

@@ -9,7 +9,7 @@ import {
   type PetRegistration,
 } from '@petreg/contract';
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import type { FileStorage } from '../../adapters/storage/index.js';
+import type { FileStorage, ServedFile } from '../../adapters/storage/index.js';
 import { recordAudit } from '../../db/audit.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -292,18 +292,18 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
       return db.select({ id: breeds.id, name: breeds.name }).from(breeds).where(eq(breeds.speciesId, pet.speciesId)).orderBy(asc(breeds.id));
     },
 
-    /** A stored photo, or (`size`) its square copy for the public profile, made when first asked for and kept a while. */
-    async image(name: string, size?: number): Promise<Buffer | null> {
+    /** A stored photo, or (`size`) its square copy for the public profile, made here when first asked for, kept a while and served by the portal. */
+    async image(name: string, size?: number): Promise<ServedFile | null> {
       if (!isStoredImageName(name)) return null;
-      if (!size) return storage.get(imageFolders.pets, name);
+      if (!size) return storage.open(imageFolders.pets, name);
       const key = `${name}:${size}`;
       const kept = squareCopies.get(key);
-      if (kept) return kept;
+      if (kept) return { body: kept };
       const photo = await storage.get(imageFolders.pets, name);
       if (!photo) return null;
       const copy = await squareCopy(photo, size);
       squareCopies.set(key, copy);
-      return copy;
+      return { body: copy };
     },
   };
 }

@@ -4,7 +4,7 @@ import type { profileSchema, userSettingsSchema } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { discardImage, imageFolders, isStoredImageName, keptImage, resolveImageField } from '../../adapters/storage/images.js';
-import type { FileStorage } from '../../adapters/storage/index.js';
+import type { FileStorage, ServedFile } from '../../adapters/storage/index.js';
 import { recordAudit } from '../../db/audit.js';
 import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema.js';
@@ -82,8 +82,8 @@ export function createProfile(
       return loadUser(id);
     },
 
-    async image(name: string): Promise<Buffer | null> {
-      return isStoredImageName(name) ? storage.get(imageFolders.users, name) : null;
+    async image(name: string): Promise<ServedFile | null> {
+      return isStoredImageName(name) ? storage.open(imageFolders.users, name) : null;
     },
 
     async changePassword(session: Session, input: ChangePasswordInput, address: string): Promise<void> {
