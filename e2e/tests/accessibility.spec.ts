@@ -115,6 +115,8 @@ test.describe('[ACCESSIBILITY]', () => {
       { name: "A pet's public profile", path: `/pet-profiles/${pet.publicId}` },
       ...(pet.shortId ? [{ name: 'Short link page', path: `/short/${pet.shortId}` }] : []),
       { name: "The finder's form", path: `/found?chip=${chip}` },
+      { name: 'A transfer offer, its link expired', path: '/pet-transfer?token=unknown' },
+      { name: 'E-mail confirmation, its link expired', path: '/confirm-email?token=unknown' },
       { name: 'Privacy', path: '/privacy' },
       { name: 'Terms', path: '/terms' },
     ]);
