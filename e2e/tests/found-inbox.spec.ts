@@ -71,7 +71,7 @@ test.describe('[FOUND REPORTS]', () => {
     await expect(nav.getByRole('link', { name: 'Found reports, 1 not opened' })).toBeVisible();
     const card = page.getByRole('region', { name: 'Found reports' });
     await expect(card.getByText('1 new')).toBeVisible();
-    const item = card.getByRole('link', { name: 'Juniper found by Sam <b>Finder</b>, not opened yet' });
+    const item = card.getByRole('link', { name: 'Juniper found by Sam <b>Finder</b>' });
     await expect(item).toContainText('New');
     await page.screenshot({ path: '/tmp/inbox-dashboard.png', fullPage: true });
     // At phone size the menu folds away: its button carries the badge.

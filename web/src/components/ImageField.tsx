@@ -2,6 +2,7 @@ import { limits, messages } from '@petreg/contract';
 import { Delete, PhotoCamera } from '@mui/icons-material';
 import { Alert, Box, Button, FormHelperText, Stack, Typography } from '@mui/material';
 import { useId, useState, type DragEvent } from 'react';
+import { FileButton } from './FileButton';
 
 interface ImageFieldProps {
   /** What the photo is of, e.g. "Pet photo": names the drop area and the preview. */
@@ -103,19 +104,16 @@ export function ImageField({ label, value, onChange, previewSrc, disabled = fals
           </Typography>
           {!disabled && (
             <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
-              <Button component="label" variant="outlined" size="small" startIcon={<PhotoCamera />}>
+              <FileButton
+                variant="outlined"
+                size="small"
+                startIcon={<PhotoCamera />}
+                accept="image/*"
+                inputLabel="Choose a photo"
+                onChoose={(file) => void accept(file)}
+              >
                 Choose a photo
-                <input
-                  hidden
-                  type="file"
-                  accept="image/*"
-                  onChange={(event) => {
-                    void accept(event.target.files?.[0]);
-                    // Choosing the same file again must still count as a choice.
-                    event.target.value = '';
-                  }}
-                />
-              </Button>
+              </FileButton>
               {value && (
                 <Button size="small" color="inherit" startIcon={<Delete />} onClick={() => onChange(null)}>
                   Remove photo

@@ -13,10 +13,11 @@ import {
   UploadFile,
   VpnKey,
 } from '@mui/icons-material';
-import { Badge, List, ListItemButton, ListItemIcon, ListItemText } from '@mui/material';
+import { List, ListItemButton, ListItemIcon, ListItemText } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useUnreadFoundReports } from '../../features/foundReports/api';
+import { UnreadBadge } from './UnreadBadge';
 
 interface NavItem {
   label: string;
@@ -78,12 +79,11 @@ export function Navigation({ user, onNavigate }: { user: User; onNavigate?: () =
             onClick={onNavigate}
             sx={{ borderRadius: 2, mb: 0.5 }}
           >
-            <ListItemIcon sx={{ minWidth: 40, color: current ? 'primary.main' : undefined }}>
-              <Badge badgeContent={waiting} color="error" max={99}>
-                {icon}
-              </Badge>
-            </ListItemIcon>
             <ListItemText primary={label} />
+            {/* The badge follows the label in the text (shown before it), so what is read on screen, "Found reports 1", begins the name. */}{' '}
+            <ListItemIcon sx={{ minWidth: 40, order: -1, color: current ? 'primary.main' : undefined }}>
+              <UnreadBadge count={waiting}>{icon}</UnreadBadge>
+            </ListItemIcon>
           </ListItemButton>
         );
       })}

@@ -1,6 +1,6 @@
 import { ui } from '@petreg/contract';
 import { Menu as MenuIcon, Pets, SupportAgent } from '@mui/icons-material';
-import { AppBar, Badge, Box, Drawer, IconButton, Link, Toolbar, Tooltip, Typography, type Theme } from '@mui/material';
+import { AppBar, Box, Drawer, IconButton, Link, Toolbar, Tooltip, Typography, type Theme } from '@mui/material';
 import { useState } from 'react';
 import { Outlet, Link as RouterLink } from 'react-router';
 import { useSession } from '../../features/auth/session';
@@ -9,6 +9,7 @@ import { homePath } from '../access';
 import { useUnreadFoundReports } from '../../features/foundReports/api';
 import { isOwner, Navigation } from './Navigation';
 import { SupportPanel } from './SupportPanel';
+import { UnreadBadge } from './UnreadBadge';
 import { UserMenu } from './UserMenu';
 
 const navWidth = 260;
@@ -59,9 +60,9 @@ export function Shell() {
             onClick={() => setNavOpen(true)}
             sx={{ display: { md: 'none' } }}
           >
-            <Badge badgeContent={unread} color="error" max={99}>
+            <UnreadBadge count={unread}>
               <MenuIcon />
-            </Badge>
+            </UnreadBadge>
           </IconButton>
           <Link
             component={RouterLink}

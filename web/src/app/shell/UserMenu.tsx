@@ -16,6 +16,7 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
+import { Initials } from '../../components/Initials';
 import { openBillingDashboard } from '../billing';
 
 export function UserMenu({ user }: { user: User }) {
@@ -38,7 +39,7 @@ export function UserMenu({ user }: { user: User }) {
         sx={{ textTransform: 'none', pl: 0.5 }}
       >
         <Avatar src={photoUrl ?? undefined} alt="" sx={{ width: 32, height: 32, mr: 1, bgcolor: 'primary.main' }}>
-          {displayName.charAt(0).toUpperCase()}
+          <Initials text={displayName.charAt(0).toUpperCase()} />
         </Avatar>
         <Box component="span" sx={{ display: { xs: 'none', sm: 'inline' } }}>
           Hi, {displayName}

@@ -14,7 +14,6 @@ export function FoundReportItems({ reports }: { reports: FoundReportSummary[] })
             <ListItemButton
               component={RouterLink}
               to={withId(paths.clientFoundReports, report.id)}
-              aria-label={`${report.petName} found by ${report.finderName}${unread ? ', not opened yet' : ''}`}
               sx={{ alignItems: 'flex-start', borderRadius: 1 }}
             >
               <ListItemAvatar sx={{ mt: 0.5 }}>

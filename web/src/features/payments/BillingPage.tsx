@@ -35,6 +35,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { SectionCard } from '../../components/SectionCard';
 import { CellText } from '../../components/CellText';
 import { stackedTable } from '../../components/stackedTable';
+import { visuallyHidden } from '../../components/visuallyHidden';
 import { useBilling, useCancelRenewal } from './api';
 
 /** billing: the portal's own billing dashboard, opened by Subscription and Manage Subscriptions (spec 2.2, 2.4). */
@@ -239,13 +240,3 @@ function PaymentsCard({ payments }: { payments: PaymentRecord[] }) {
     </SectionCard>
   );
 }
-
-/** Read by screen readers, not shown. */
-const visuallyHidden = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;

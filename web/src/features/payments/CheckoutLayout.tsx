@@ -32,7 +32,7 @@ export function CheckoutLayout({ children, secure = false }: { children: ReactNo
           {contact && (
             <>
               Questions about your order? Call us at{' '}
-              <Link href={contact.phoneHref} underline="hover">
+              <Link href={contact.phoneHref}>
                 {contact.phone}
               </Link>
               , day or night.

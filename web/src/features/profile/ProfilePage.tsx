@@ -1,8 +1,9 @@
 import { messages } from '@petreg/contract';
 import { GppGood } from '@mui/icons-material';
-import { Alert, AlertTitle, Grid, Stack } from '@mui/material';
+import { Alert, AlertTitle, Grid, Stack, Typography } from '@mui/material';
 import { firstError } from '../../app/api';
 import { CenteredSpinner } from '../../components/CenteredSpinner';
+import { visuallyHidden } from '../../components/visuallyHidden';
 import { useCurrentUser } from './api';
 import { PasswordCard } from './PasswordCard';
 import { ProfileCard } from './ProfileCard';
@@ -11,9 +12,13 @@ import { YourDataCard } from './YourDataCard';
 export function ProfilePage() {
   const currentUser = useCurrentUser();
 
-  // The cards carry the page's headings (spec 2.1), so there is no page title above them.
+  // The cards carry the page's headings (spec 2.1), so there is no page title above them; screen
+  // readers get one, named as the menu names the page.
   return (
     <Grid container spacing={3} sx={{ alignItems: 'flex-start' }}>
+      <Typography variant="h1" sx={visuallyHidden}>
+        Edit your profile
+      </Typography>
       {currentUser.data?.data.recordProtected && (
         <Grid size={12}>
           <Alert severity="info" icon={<GppGood />}>

@@ -1,4 +1,5 @@
 import { alpha, Avatar, type AvatarProps } from '@mui/material';
+import { Initials } from '../../components/Initials';
 import { initials } from './vetDisplay';
 
 interface VetAvatarProps extends Pick<AvatarProps, 'variant' | 'sx'> {
@@ -20,7 +21,7 @@ export function VetAvatar({ name, picture, variant = 'rounded', sx }: VetAvatarP
         ...(Array.isArray(sx) ? sx : [sx]),
       ]}
     >
-      {initials(name)}
+      <Initials text={initials(name)} />
     </Avatar>
   );
 }

@@ -1,0 +1,173 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { admin } from '../playwright.config';
+import { expect, ownerWithPet, payThroughApi, randomChip, signIn, test, type Owner } from './fixtures';
+
+/** A screen of the portal: its name in the report, where it is, and (when its h1 is not enough) what shows it is ready. */
+interface Screen {
+  name: string;
+  path: string;
+  ready?: (page: Page) => Promise<void>;
+}
+
+const widths = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+];
+
+/** WCAG 2.1 A and AA: the rules the portal holds to. */
+const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** The serious and critical violations axe finds on the page, one line per rule and element. */
+async function seriousViolations(page: Page, where: string): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((node) => `${where}: ${v.id} (${v.impact}) at ${node.target.join(' ')} ${node.html.slice(0, 160)}`));
+}
+
+/** Opens each screen at each width once it has loaded, and fails listing every serious or critical violation found. */
+async function expectAccessible(page: Page, screens: Screen[]) {
+  const found: string[] = [];
+  for (const size of widths) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    for (const screen of screens) {
+      await page.goto(screen.path);
+      await expect(page.getByRole('main')).toBeVisible();
+      await expect(page.getByRole('progressbar')).toHaveCount(0);
+      await screen.ready?.(page);
+      const where = `${screen.name} (${screen.path}) at ${size.name} width`;
+      const violations = await seriousViolations(page, where);
+      // A screen names itself in one top-level heading, which screen readers jump to.
+      if ((await page.getByRole('heading', { level: 1 }).count()) !== 1) violations.push(`${where}: not one h1`);
+      test.info().annotations.push({ type: 'axe', description: `${screen.name} at ${size.name} width: ${violations.length}` });
+      // What the screen looked like when checked, to see that its colours and markup still read well.
+      await page.screenshot({ path: test.info().outputPath(`${screen.name.replace(/\W+/g, '-')}-${size.name}.png`), fullPage: true });
+      found.push(...violations);
+    }
+  }
+  expect(found, 'serious or critical accessibility violations').toEqual([]);
+}
+
+async function apiResult<T>(request: APIRequestContext, owner: Owner, method: 'get' | 'post' | 'put', path: string, data?: object): Promise<T> {
+  const response = await request[method](`/api/v2/${path}`, { headers: { authorization: `Bearer ${owner.token}` }, data });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()).result as T;
+}
+
+/** An owner with a registered pet (paid, so finders see it), a second pet left unpaid at checkout, a vet and a found report. */
+async function ownerWithRecords(page: Page, request: APIRequestContext) {
+  const chip = randomChip();
+  const { owner, petId } = await ownerWithPet(page, request, chip);
+  await payThroughApi(request, owner, petId, true);
+  const pet = await apiResult<{ publicId: string; shortId: string | null }>(request, owner, 'get', `Pet/${petId}`);
+
+  const data = (await (await request.get('/api/v2/utilities/static-data')).json()).result;
+  const unpaidChip = randomChip();
+  const unpaid = await apiResult<{ pet: { id: number } }>(request, owner, 'post', 'Pet/create-pet', {
+    name: 'Pepper',
+    speciesId: data.species[0].id,
+    chipId: unpaidChip,
+    confirmChip: unpaidChip,
+    chipTypeId: data.brands[0].id,
+  });
+  const plans = await apiResult<{ plans: { id: number; oneTime: boolean }[] }>(request, owner, 'get', 'pet/plans');
+  await apiResult(request, owner, 'put', 'Pet/update-plan', { id: unpaid.pet.id, planId: plans.plans.find((p) => !p.oneTime)!.id });
+  const { location } = await apiResult<{ location: string }>(request, owner, 'get', `checkout/stripe-subscription/${unpaid.pet.id}?petFlow=false`);
+
+  const found = await apiResult<{ results: { googlePlaceId: string }[] }>(request, owner, 'get', 'site/search?query=63101');
+  const site = await apiResult<{ id: number }>(request, owner, 'post', `site/ByGoogleId/${found.results[0]!.googlePlaceId}`, {});
+  await apiResult(request, owner, 'post', 'site/add-site-to-pets', { siteId: site.id, petIds: [petId] });
+
+  const reported = await request.post('/api/v2/public/found-report', {
+    data: { chipId: chip, name: 'Sam Finder', phone: '(314) 555-0142', message: 'Found her by the bakery.', where: 'Corner of 5th and Main, 63101' },
+  });
+  expect(reported.status(), await reported.text()).toBe(200);
+  const inbox = await apiResult<{ items: { id: number }[] }>(request, owner, 'get', 'found-reports');
+
+  return { owner, petId, chip, pet, unpaidPetId: unpaid.pet.id, checkoutPath: new URL(location).pathname, siteId: site.id, reportId: inbox.items[0]!.id };
+}
+
+test.describe('[ACCESSIBILITY]', () => {
+  test("the public screens have no serious or critical WCAG 2.1 AA violation, at desktop and phone width", async ({ page, request }) => {
+    test.slow();
+    const { chip, pet } = await ownerWithRecords(page, request);
+    await page.goto('/sign-out');
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('jwt_access_token'))).toBeNull();
+
+    const lookupResult: Screen = {
+      name: 'Microchip lookup, with a result',
+      path: '/microchip-lookup',
+      ready: async (p) => {
+        await p.getByLabel('Microchip Number').fill(chip);
+        await p.getByLabel('Microchip Number').press('Enter');
+        await expect(p.getByText('This microchip is registered!')).toBeVisible();
+      },
+    };
+    await expectAccessible(page, [
+      { name: 'Sign in', path: '/sign-in' },
+      { name: 'Sign up', path: '/sign-up' },
+      { name: 'Sign-up form', path: '/sign-up-form' },
+      { name: 'Forgot password', path: '/forgot-password' },
+      { name: 'Reset password', path: '/reset-password?token=unknown' },
+      { name: 'Microchip lookup', path: '/microchip-lookup' },
+      lookupResult,
+      { name: "A pet's public profile", path: `/pet-profiles/${pet.publicId}` },
+      ...(pet.shortId ? [{ name: 'Short link page', path: `/short/${pet.shortId}` }] : []),
+      { name: "The finder's form", path: `/found?chip=${chip}` },
+      { name: 'A transfer offer, its link expired', path: '/pet-transfer?token=unknown' },
+      { name: 'E-mail confirmation, its link expired', path: '/confirm-email?token=unknown' },
+      { name: 'Privacy', path: '/privacy' },
+      { name: 'Terms', path: '/terms' },
+    ]);
+  });
+
+  test("the owners' screens have no serious or critical WCAG 2.1 AA violation, at desktop and phone width", async ({ page, request }) => {
+    test.slow();
+    const { petId, unpaidPetId, checkoutPath, siteId, reportId } = await ownerWithRecords(page, request);
+    await expectAccessible(page, [
+      { name: 'Dashboard', path: '/client/dashboard' },
+      { name: 'Pets', path: '/client/pet' },
+      { name: 'Add a pet', path: '/client/pet/add' },
+      { name: 'Edit a pet', path: `/client/pet/update/${petId}` },
+      { name: 'Edit an unpaid pet', path: `/client/pet/update/${unpaidPetId}` },
+      { name: 'Plans', path: `/client/pet/checkout/${unpaidPetId}` },
+      { name: 'Plan choice at sign-up', path: `/pet-subscription/${unpaidPetId}` },
+      { name: 'Pet registration at sign-up', path: '/pet-register' },
+      { name: 'Checkout', path: checkoutPath },
+      { name: 'Billing', path: '/billing' },
+      { name: 'Member perks', path: '/client/member-perks' },
+      { name: 'Vet search', path: '/client/add-vet?query=63101' },
+      { name: 'Assign a vet', path: `/client/add-vet-on-pet/${siteId}` },
+      { name: "A vet's profile", path: `/client/vet-info/profile/${siteId}` },
+      { name: "A vet's page (plain)", path: `/client/vet-detail/${siteId}` },
+      { name: 'Alerts', path: '/client/add-alert' },
+      { name: 'Lost alert form', path: `/client/add-alert/${petId}` },
+      { name: 'Found reports', path: '/client/found-reports' },
+      { name: 'A found report', path: `/client/found-reports/${reportId}` },
+      { name: 'Profile', path: '/client/profile' },
+      { name: 'Not found', path: '/404' },
+    ]);
+  });
+
+  test("the administrators' screens have no serious or critical WCAG 2.1 AA violation, at desktop and phone width", async ({ page, request }) => {
+    test.slow();
+    const { petId } = await ownerWithRecords(page, request);
+    await page.goto('/sign-out');
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('jwt_access_token'))).toBeNull();
+    await page.goto('/sign-in');
+    await signIn(page, admin.email, admin.password);
+    await expect(page).toHaveURL(/\/admin-dashboard$/);
+    await expectAccessible(page, [
+      { name: 'Admin dashboard', path: '/admin-dashboard' },
+      { name: 'Search', path: '/admin-search' },
+      { name: 'Users found', path: '/admin/users/Rivera' },
+      { name: 'Card payments found', path: '/admin/stripe-search/4242' },
+      { name: 'A pet record', path: `/admin/pet/${petId}` },
+      { name: 'Sites', path: '/admin-sites' },
+      { name: 'Mail log', path: '/admin-send-email' },
+      { name: 'Pet upload', path: '/bulk-pet-upload' },
+      { name: 'API keys', path: '/admin-api-keys' },
+    ]);
+  });
+});
