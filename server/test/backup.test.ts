@@ -197,6 +197,16 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run db:backup and db:re
       expect(overExisting.code, what).toBe(1);
       expect(listing(restoredDir), what).toEqual(restoredBefore);
     }
+
+    const newer = join(folder, 'newer.tar.gz');
+    const manifest = { format: 'pet-registry-backup', version: 1, createdAt: new Date().toISOString(), migrations: 9999, uploads: 0 };
+    writeFileSync(newer, gzipSync(Buffer.concat(await Readable.from(tarBlocks((async function* () {
+      yield { name: 'manifest.json', data: Buffer.from(JSON.stringify(manifest)) };
+    })())).toArray())));
+    const refused = await command('db:restore', restoredDir, [newer, '--force']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/newer\.tar\.gz was made by a newer version of the portal \(9999 migrations; this one has \d+\)\. Nothing was changed\./);
+    expect(listing(restoredDir)).toEqual(restoredBefore);
   });
 
   it('refuses to restore over a folder that holds data unless told to replace it', async () => {
@@ -250,5 +260,9 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run db:backup and db:re
     const manifest = await readBackup(file);
     expect(manifest.uploads).toBe(listing(join(liveDir, 'uploads')).filter((line) => line.includes('.jpg')).length);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    // A standard tar: the operator's own tools read it.
+    const { stdout } = await execute('tar', ['-tzf', file]);
+    expect(stdout.split('\n').slice(0, 3)).toEqual(['manifest.json', 'database.tar', 'jwt-secret']);
+    expect(stdout).toMatch(/^uploads\/pet-images\/[0-9a-f]{32}\.jpg$/m);
   });
 });

@@ -134,9 +134,12 @@ export async function readBackup(file: string, sink: (entry: ArchiveEntry) => Pr
       await sink(entry);
     });
   } catch (error) {
-    if (error instanceof BackupError) throw error;
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BackupError(`${file} does not exist.`);
-    throw notABackup(file, error instanceof ArchiveFormatError || error instanceof SyntaxError ? error.message : `unreadable: ${(error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (error instanceof ArchiveFormatError || error instanceof SyntaxError) throw notABackup(file, error.message);
+    // zlib's: not gzip at all, or cut short.
+    if (code?.startsWith('Z_')) throw notABackup(file, `unreadable: ${(error as Error).message}`);
+    if (code === 'ENOENT' && (error as NodeJS.ErrnoException).path === file) throw new BackupError(`${file} does not exist.`);
+    throw error;
   }
   const read = manifest as Manifest | null;
   if (!read || !database || uploads !== read.uploads) throw notABackup(file, 'parts of it are missing');
@@ -167,7 +170,10 @@ export async function restoreBackup(file: string, dataDir: string, force: boolea
       await mkdir(dirname(target), { recursive: true });
       await writeFile(target, entry.data, { mode: 0o600 });
     });
-    const database = await openDatabase({ dataDir: join(staging, 'db'), snapshot: new Blob([await readFile(join(staging, DATABASE))]) });
+    const snapshot = new Blob([await readFile(join(staging, DATABASE))]);
+    const database = await openDatabase({ dataDir: join(staging, 'db'), snapshot }).catch((error: unknown) => {
+      throw notABackup(file, `its database does not open: ${(error as Error).message}`);
+    });
     try {
       if ((await appliedMigrations(database)) !== manifest.migrations) throw notABackup(file, 'its database does not match its manifest');
     } finally {
