@@ -14,6 +14,9 @@ const REQUEST = 'backup\n';
 
 export const backupSocketPath = (dataDir: string) => join(dataDir, 'backup.sock');
 
+/** A longer path does not fit a Unix socket's address (108 bytes on Linux): it would be cut, naming another file. */
+const fitsSocketAddress = (path: string) => Buffer.byteLength(path) < 108;
+
 /**
  * Answers each connection that asks for a backup with its tar blocks. A backup that fails is
  * logged and its connection reset, so the command sees it was cut off rather than a short file.
@@ -22,6 +25,10 @@ export async function serveBackups(database: DatabaseHandle, dataDir: string, lo
   const path = backupSocketPath(dataDir);
   // This process holds the data folder: what is there was left by one that died.
   await removeLeftovers(dataDir);
+  if (!fitsSocketAddress(path)) {
+    log.warn(`npm run db:backup cannot reach this portal: ${path} is too long for a Unix socket. Stop the portal to back up, or use a shorter DATA_DIR.`);
+    return async () => {};
+  }
   await rm(path, { force: true });
   const connections = new Set<Socket>();
   const server = createServer((socket) => {
@@ -62,8 +69,10 @@ export async function serveBackups(database: DatabaseHandle, dataDir: string, lo
 
 /** The running portal's backup as a stream, or null when no portal answers on the data folder's socket. */
 export function backupFromRunningPortal(dataDir: string): Promise<Readable | null> {
+  const path = backupSocketPath(dataDir);
+  if (!fitsSocketAddress(path)) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
-    const socket = createConnection(backupSocketPath(dataDir));
+    const socket = createConnection(path);
     socket.once('connect', () => {
       socket.removeAllListeners('error');
       socket.write(REQUEST);
