@@ -2,7 +2,14 @@
 //   npm run sweep                              expires yearly registrations that were not renewed
 //   npm run admin -- reset-password EMAIL      gives an administrator a new password (ADMIN_PASSWORD, or generated)
 //   npm run storage:copy-to-s3                 copies the images under DATA_DIR/uploads to the S3_BUCKET (skips those there)
-import { join } from 'node:path';
+//   npm run db:backup [-- FILE]                backs the embedded database and the uploads up, also while the portal runs
+//   npm run db:restore -- FILE [--force]       restores such a backup into DATA_DIR (a new one, or replaced with --force)
+import { createWriteStream, existsSync } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { newPasswordField } from '@petreg/contract';
 import type { FastifyInstance } from 'fastify';
 import { createMailer } from './adapters/mail/index.js';
@@ -12,10 +19,14 @@ import { createBucketStorage } from './adapters/storage/s3.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, resolveJwtSecret } from './config.js';
 import { DatabaseInUseError, openDatabase, type DatabaseHandle } from './db/client.js';
+import { lockDataDir } from './db/dataDirLock.js';
+import { BackupError, backupBlocks, readBackup, restoreBackup } from './modules/backups/service.js';
+import { backupFromRunningPortal } from './modules/backups/socket.js';
 import { resetAdministratorPassword } from './modules/users/bootstrap.js';
 import { clearAccountAttempts } from './modules/users/signIn.js';
 
-const usage = 'usage: npm run sweep | npm run admin -- reset-password EMAIL | npm run storage:copy-to-s3';
+const usage =
+  'usage: npm run sweep | npm run admin -- reset-password EMAIL | npm run storage:copy-to-s3 | npm run db:backup [-- FILE] | npm run db:restore -- FILE [--force]';
 
 class UsageError extends Error {}
 
@@ -75,11 +86,74 @@ async function copyImagesToBucket() {
   }
 }
 
+/** A file the operator named, from the folder `npm run` was started in (npm runs scripts from the project's root). */
+const operatorsFile = (file: string) => resolve(process.env.INIT_CWD ?? process.cwd(), file);
+
+/** The embedded database's settings, or a refusal naming the server's own tools. */
+function embeddedDataDir(serversWay: string): string {
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
+  if (config.databaseUrl) {
+    throw new UsageError(`DATABASE_URL is set: the database is on a PostgreSQL server, ${serversWay} (see "Backups" in the README). Uploaded images are files under DATA_DIR/uploads (or in the bucket), backed up with the server's other files.`);
+  }
+  return config.dataDir;
+}
+
+/** The backup's tar blocks: from the running portal when one holds the data folder, else from the folder itself. */
+async function writeBackup(dataDir: string, into: string) {
+  const fromPortal = await backupFromRunningPortal(dataDir);
+  if (fromPortal) {
+    await pipeline(fromPortal, createGzip(), createWriteStream(into, { mode: 0o600 })).catch((error: unknown) => {
+      throw new BackupError(`The running portal did not finish the backup (its log says why): ${(error as Error).message}`);
+    });
+    return;
+  }
+  if (!existsSync(join(dataDir, 'db', 'PG_VERSION'))) throw new BackupError(`There is no embedded database in ${dataDir} to back up.`);
+  const database = await openDatabase({ dataDir: join(dataDir, 'db') });
+  try {
+    await pipeline(Readable.from(await backupBlocks(database, dataDir)), createGzip(), createWriteStream(into, { mode: 0o600 }));
+  } finally {
+    await database.close();
+  }
+}
+
+async function backup(file: string | undefined) {
+  const dataDir = embeddedDataDir('back it up with pg_dump -Fc, or continuously with WAL archiving for point-in-time recovery');
+  const into = operatorsFile(file ?? `petreg-backup-${new Date().toISOString().replace(/[:.]/g, '-')}.tar.gz`);
+  if (existsSync(into)) throw new UsageError(`${into} exists already: name a new file.`);
+  // Written aside and read back through before it takes its name: a file named as a backup is a whole one.
+  const partial = `${into}.partial`;
+  try {
+    await writeBackup(dataDir, partial);
+    const manifest = await readBackup(partial);
+    await rename(partial, into);
+    const megabytes = ((await stat(into)).size / 1e6).toFixed(1);
+    console.log(`Backup written to ${into} (${megabytes} MB): the database at ${manifest.migrations} migrations and ${manifest.uploads} uploaded files.`);
+  } finally {
+    await rm(partial, { force: true });
+  }
+}
+
+async function restore(file: string | undefined, flags: string[]) {
+  if (!file || flags.some((flag) => flag !== '--force')) throw new UsageError(usage);
+  const dataDir = embeddedDataDir('restore it with pg_restore (or the server\'s point-in-time recovery)');
+  const from = operatorsFile(file);
+  // Held throughout: neither a portal nor another command opens the folder while it is replaced.
+  const release = await lockDataDir(join(dataDir, 'db'));
+  try {
+    const manifest = await restoreBackup(from, dataDir, flags.includes('--force'));
+    console.log(`Restored ${from} into ${dataDir}: the database of ${manifest.createdAt} at ${manifest.migrations} migrations and ${manifest.uploads} uploaded files. Start the portal on this DATA_DIR.`);
+  } finally {
+    await release();
+  }
+}
+
 const [command, ...args] = process.argv.slice(2);
 const commands: Record<string, () => Promise<void>> = {
   sweep,
   'storage:copy-to-s3': copyImagesToBucket,
   'admin reset-password': () => resetPassword(args[1]),
+  'db:backup': () => backup(args[0]),
+  'db:restore': () => restore(args[0], args.slice(1)),
 };
 const run = commands[command === 'admin' ? `admin ${args[0]}` : (command ?? '')];
 if (!run) {
@@ -87,6 +161,7 @@ if (!run) {
   process.exit(2);
 }
 run().catch((error: unknown) => {
-  console.error(error instanceof ConfigError || error instanceof UsageError || error instanceof DatabaseInUseError ? error.message : error);
+  const told = [ConfigError, UsageError, DatabaseInUseError, BackupError].some((kind) => error instanceof kind);
+  console.error(told ? (error as Error).message : error);
   process.exit(error instanceof UsageError ? 2 : 1);
 });

@@ -7,6 +7,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, resolveJwtSecret, testPaymentsWarning } from './config.js';
 import { DatabaseInUseError, openDatabase } from './db/client.js';
 import { seedSampleSites, seedStaticData } from './db/seed.js';
+import { serveBackups } from './modules/backups/socket.js';
 import { ensureAdministrator } from './modules/users/bootstrap.js';
 import { alertMailSettingsOf } from './modules/alerts/messages.js';
 import { createInboundMailListener } from './modules/relay/listener.js';
@@ -56,11 +57,13 @@ async function main() {
       app.log.warn(`still busy ${STOP_WITHIN_MS} ms after ${signal}: exiting`);
       process.exit(0);
     }, STOP_WITHIN_MS).unref();
-    await Promise.all([app.close(), stopWorker(), inbound?.close()]);
+    await Promise.all([app.close(), stopWorker(), inbound?.close(), stopBackups()]);
     mailer.close?.();
     await database.close();
     process.exit(0);
   };
+  // npm run db:backup asks the portal holding the embedded database for a consistent copy.
+  const stopBackups = database.kind === 'pglite' ? await serveBackups(database, config.dataDir, app.log) : async () => {};
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 

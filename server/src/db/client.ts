@@ -64,8 +64,11 @@ export interface DatabaseHandle {
    */
   listen(channel: string, onNotify: (payload: string | null) => void, onTrouble?: (error: unknown) => void): Promise<Subscription>;
   close(): Promise<void>;
-  /** PGlite only: the whole database as a tarball that `openDatabase({ snapshot })` loads. */
-  dump?(): Promise<Blob>;
+  /**
+   * PGlite only: the whole database as a tarball that `openDatabase({ snapshot })` loads. `alongside`
+   * runs under the same lock, so no statement commits between the dump and what it does.
+   */
+  dump?(alongside?: () => Promise<void>): Promise<Blob>;
 }
 
 /**
@@ -153,7 +156,13 @@ export async function openDatabase(options: {
           close: () => (client.closed ? Promise.resolve() : unlisten()),
         };
       },
-      dump: () => client.dumpDataDir('none'),
+      // dumpDataDir's own steps (the data folder is read with no statement running), with room for `alongside`.
+      dump: (alongside) =>
+        client.runExclusive(async () => {
+          const tarball = await client.fs!.dumpTar('pgdata', 'none');
+          await alongside?.();
+          return tarball;
+        }),
     };
   } catch (error) {
     await releaseDataDir();
