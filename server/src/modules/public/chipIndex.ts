@@ -61,9 +61,10 @@ export class ChipIndex {
   async mayHold(chipId: string): Promise<boolean> {
     const subscription = this.subscription;
     if (!subscription) return true;
-    if (!subscription.unanswered()) await subscription.caughtUp();
-    // A database that does not answer takes no writes: what was loaded still holds.
-    if (!subscription.live() && !subscription.unanswered()) return true;
+    await subscription.caughtUp();
+    // Not while the listening connection is down, even frozen: writes made once the database answers
+    // again, before the connection listens again, would go unheard.
+    if (!subscription.live()) return true;
     if (this.state !== 'loaded') {
       if (this.state === 'empty' && subscription.live() && performance.now() >= this.retryAt) void this.load();
       return true;
