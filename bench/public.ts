@@ -11,7 +11,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { API, buildUnlessTold, CONNECTIONS, measureBesideBare, onEachDatabase, printRows, ROOT, startBare, startPortal, type Row, type Target } from './outside.js';
+import { API, buildUnlessTold, CONNECTIONS, measureBesideBare, onEachDatabase, printRows, ROOT, startBare, startPortal, type Target } from './outside.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const PORTAL_DIR = process.env.BENCH_PORTAL_DIR ?? ROOT;
@@ -72,7 +72,6 @@ function largestScript(): { path: string; bytes: number; file: string } {
   return scripts.sort((a, b) => b.bytes - a.bytes)[0]!;
 }
 
-const results: { label: string; rows: Row[]; startMs: number; restartMs: number; load: number[] }[] = [];
 
 /** A client address of its own for each request: 16 million of them, none asking twice within the run. */
 let client = 0;
@@ -113,23 +112,17 @@ async function run(label: string, bareOrigin: string, dataDir: string, databaseU
   const load = loadavg();
   const again = await startPortal(PORTAL_DIR, dataDir, databaseUrl, PORTAL_ENV);
   await again.stop();
-  results.push({ label, rows, startMs: portal.startMs, restartMs: again.startMs, load });
-}
-
-function report() {
-  console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each, each beside the bare route measured just before it; the portal (${PORTAL_DIR}) at its default log level\n`);
-  for (const { label, rows, startMs, restartMs, load } of results) {
-    console.log(`${label} (load average at the end ${load.map((l) => l.toFixed(2)).join(' ')})`);
-    printRows(rows);
-    console.log(`  first start ${(startMs / 1000).toFixed(2)} s (new data); restart to first answer ${(restartMs / 1000).toFixed(2)} s (target < 3 s): ${restartMs < 3000 ? 'met' : 'NOT met'}\n`);
-  }
+  console.log(`\n${label}, ${CONNECTIONS} connections, ${DURATION_S} s each, each beside the bare route measured just before it; the portal (${PORTAL_DIR}) at its default log level`);
+  console.log(`(load average at the end ${load.map((l) => l.toFixed(2)).join(' ')})`);
+  printRows(rows);
+  const restartMs = again.startMs;
+  console.log(`  first start ${(portal.startMs / 1000).toFixed(2)} s (new data); restart to first answer ${(restartMs / 1000).toFixed(2)} s (target < 3 s): ${restartMs < 3000 ? 'met' : 'NOT met'}\n`);
 }
 
 buildUnlessTold(PORTAL_DIR);
 const bare = await startBare(`${largestScript().file}.br`);
 try {
   await onEachDatabase((label, dataDir, databaseUrl) => run(label, bare.origin, dataDir, databaseUrl));
-  report();
 } finally {
   bare.stop();
 }
