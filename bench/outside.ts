@@ -175,9 +175,9 @@ export function verdict(row: Row): string {
 
 export function printRows(rows: Row[]) {
   for (const r of rows) {
-    const share = `${((r.rps / r.bare.rps) * 100).toFixed(1).padStart(5)}% of bare ${r.bare.rps.toFixed(0).padStart(6)}${r.target.barePath ? ' (same bytes)' : ''}`;
+    const share = `${((r.rps / r.bare.rps) * 100).toFixed(1).padStart(5)}% of bare ${r.bare.rps.toFixed(0).padStart(6)} (p99 ${r.bare.p99} ms${r.target.barePath ? ', same bytes' : ''})`;
     console.log(
-      `  ${r.target.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  ${share.padEnd(36)} non-2xx ${r.failures}  load ${r.load[0]!.toFixed(1)}  ${verdict(r)}`,
+      `  ${r.target.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  ${share.padEnd(44)} non-2xx ${r.failures}  load ${r.load[0]!.toFixed(1)}  ${verdict(r)}`,
     );
   }
 }
