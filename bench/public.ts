@@ -1,87 +1,23 @@
 // The public calls (chip lookup, public profile, short link, static data, the lookup page and its
-// largest script) against a bare Fastify route, each in its own process, 50 connections each. The
-// portal runs as `npm start` runs it: built, `node server/dist/main.js`, the default log level, on a
-// new data directory (PGlite) and, when DATABASE_URL is given, on a database created on that server for
+// largest script) measured from outside (bench/outside.ts): the portal as `npm start` runs it, the
+// bare Fastify route and the load generator each in a process of its own, 50 connections, each target
+// right after the bare route. Every row has its target and says whether it was met. The portal trusts
+// one proxy hop (TRUST_PROXY=1) with the rate-limit allowlist on 127.0.0.1, as the other rows need; one
+// row sends each request from an address of its own (X-Forwarded-For), so the per-address counter runs.
+// PGlite on a new data directory and, when DATABASE_URL is given, a database created on that server for
 // the run and dropped after it. Then a restart on the same data, timed until the first answer.
 // Run: npm run bench:public   (BENCH_SECONDS=5 by default; BENCH_BUILD=false reuses the last build;
 // BENCH_PORTAL_DIR=/another/checkout measures that checkout's build, built beforehand, for a before/after)
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
-import autocannon from 'autocannon';
-import pg from 'pg';
+import { API, buildUnlessTold, CONNECTIONS, measureBesideBare, onEachDatabase, printRows, ROOT, startBare, startPortal, type Target } from './outside.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = 50;
-const ROOT = new URL('..', import.meta.url).pathname;
 const PORTAL_DIR = process.env.BENCH_PORTAL_DIR ?? ROOT;
-const API = '/api/v2';
 const BROWSER = { 'accept-encoding': 'br, gzip' };
-
-interface Target {
-  name: string;
-  path: string;
-  headers?: Record<string, string>;
-  /** Each request asks something new: no answer is asked twice. */
-  vary?: () => string;
-  /** Fraction of the bare route's req/s to reach, and a p99 to stay under, when the issue sets one. */
-  ratio?: number;
-  /** Compared with the bare route sending the same bytes, rather than a small JSON answer. */
-  sameBytes?: boolean;
-  p99?: number;
-}
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-const stopped = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
-
-async function waitForHealth(origin: string, child: ChildProcess, logFile: string) {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the portal stopped (exit ${child.exitCode}); see ${logFile}`);
-    try {
-      if ((await fetch(`${origin}${API}/utilities/health-check`)).status === 200) return;
-    } catch {
-      // Not listening yet.
-    }
-    await sleep(20);
-  }
-}
-
-/** `node server/dist/main.js` on the data directory (and server, when given); resolves once health-check answers 200. */
-async function startPortal(dataDir: string, databaseUrl: string | undefined) {
-  const port = await freePort();
-  const logFile = join(dataDir, 'portal.log');
-  const log = openSync(logFile, 'a');
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_ALLOWLIST: '127.0.0.1' };
-  delete env.LOG_LEVEL;
-  delete env.DATABASE_URL;
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const started = performance.now();
-  const child = spawn(process.execPath, [join(PORTAL_DIR, 'server/dist/main.js')], { cwd: PORTAL_DIR, env, stdio: ['ignore', log, log] });
-  const origin = `http://127.0.0.1:${port}`;
-  await waitForHealth(origin, child, logFile);
-  return {
-    origin,
-    startMs: performance.now() - started,
-    async stop() {
-      child.kill('SIGTERM');
-      await stopped(child);
-    },
-  };
-}
+/** One proxy hop trusted: X-Forwarded-For names the client; requests without it come from 127.0.0.1, allowlisted. */
+const PORTAL_ENV = { TRUST_PROXY: '1' };
 
 async function api<T>(origin: string, method: string, path: string, body?: unknown, token?: string): Promise<T> {
   const response = await fetch(`${origin}${API}/${path}`, {
@@ -136,109 +72,57 @@ function largestScript(): { path: string; bytes: number; file: string } {
   return scripts.sort((a, b) => b.bytes - a.bytes)[0]!;
 }
 
-async function measure(origin: string, target: Target) {
-  const result = await autocannon({
-    url: `${origin}${target.path}`,
-    connections: CONNECTIONS,
-    duration: DURATION_S,
-    headers: target.headers,
-    requests: target.vary ? [{ setupRequest: (request) => ({ ...request, path: target.vary!() }) }] : undefined,
-  });
-  return { rps: result.requests.average, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
-}
 
-type Row = { name: string; rps: number; p99: number; failures: number; ratio?: number; target?: Target };
-const rows: { label: string; rows: Row[]; startMs: number; restartMs: number; load: number[] }[] = [];
+/** A client address of its own for each request: 16 million of them, none asking twice within the run. */
+let client = 0;
+const nextAddress = () => {
+  client++;
+  return `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}`;
+};
 
 async function run(label: string, bareOrigin: string, dataDir: string, databaseUrl?: string) {
-  const portal = await startPortal(dataDir, databaseUrl);
-  const { chipId, publicId, shortId } = await seedRegisteredPet(portal.origin);
+  const portal = await startPortal(PORTAL_DIR, dataDir, databaseUrl, PORTAL_ENV);
+  const { chipId, publicId, shortId } = await seedRegisteredPet(portal.origin).catch(async (error: unknown) => {
+    await portal.stop();
+    throw error;
+  });
   const script = largestScript();
+  const lookupUrl = (id: string) => `${API}/utilities/microchip-lookup?id=${id}`;
   let unregistered = 0;
+  const newChip = () => lookupUrl(String(900_000_000_000_000 + unregistered++));
+  const at = (path: string) => `${portal.origin}${path}`;
   const targets: Target[] = [
-    { name: 'lookup, registered chip', path: `${API}/utilities/microchip-lookup?id=${chipId}`, ratio: 0.5, p99: 25 },
-    { name: 'lookup, unregistered chip', path: `${API}/utilities/microchip-lookup?id=985141000999999`, ratio: 0.5, p99: 25 },
+    { name: 'lookup, registered chip', url: at(lookupUrl(chipId)), ratio: 0.5, p99: 25 },
+    { name: 'lookup, unregistered chip', url: at(lookupUrl('985141000999999')), ratio: 0.5, p99: 25 },
+    { name: 'lookup, a new chip each time', url: at(newChip()), vary: () => ({ path: newChip() }), ratio: 0.3, p99: 25 },
     {
-      name: 'lookup, a new chip each time',
-      path: `${API}/utilities/microchip-lookup?id=900000000000000`,
-      vary: () => `${API}/utilities/microchip-lookup?id=${900_000_000_000_000 + unregistered++}`,
+      name: 'lookup, a new chip, a new address each time',
+      url: at(newChip()),
+      vary: () => ({ path: newChip(), headers: { 'x-forwarded-for': nextAddress() } }),
+      ratio: 0.3,
+      p99: 25,
     },
-    { name: 'public profile', path: `${API}/pet/pet-profiles/${publicId}`, ratio: 0.3 },
-    { name: 'short link', path: `${API}/pet/short-url-details/${shortId}`, ratio: 0.3 },
-    { name: 'static-data', path: `${API}/utilities/static-data`, ratio: 0.5 },
-    { name: 'lookup page HTML', path: '/microchip-lookup', headers: BROWSER, ratio: 0.5 },
-    { name: `largest script (${(script.bytes / 1024).toFixed(0)} KB)`, path: script.path, headers: BROWSER, ratio: 0.5, sameBytes: true },
+    { name: 'public profile', url: at(`${API}/pet/pet-profiles/${publicId}`), ratio: 0.3 },
+    { name: 'short link', url: at(`${API}/pet/short-url-details/${shortId}`), ratio: 0.3 },
+    { name: 'static-data', url: at(`${API}/utilities/static-data`), ratio: 0.5 },
+    { name: 'lookup page HTML', url: at('/microchip-lookup'), headers: BROWSER, ratio: 0.5 },
+    { name: `largest script (${(script.bytes / 1024).toFixed(0)} KB)`, url: at(script.path), headers: BROWSER, ratio: 0.5, barePath: '/bare-file' },
   ];
-  // Warm the JIT and the caches of both processes first.
-  await measure(bareOrigin, { name: 'warm-up', path: '/bare' });
-  for (const target of targets) await autocannon({ url: `${portal.origin}${target.path}`, connections: CONNECTIONS, duration: 1, headers: target.headers });
-  const measured: Row[] = [];
-  const bare = { name: 'bare route (own process)', ...(await measure(bareOrigin, { name: 'bare', path: '/bare' })) };
-  const bareFile = { name: 'bare route, the script\'s bytes', ...(await measure(bareOrigin, { name: 'bare file', path: '/bare-file', headers: BROWSER })) };
-  measured.push(bare, bareFile);
-  for (const target of targets) {
-    const row = await measure(portal.origin, target);
-    measured.push({ name: target.name, ...row, ratio: row.rps / (target.sameBytes ? bareFile : bare).rps, target });
-  }
+  const rows = await measureBesideBare(bareOrigin, targets, DURATION_S).finally(() => portal.stop());
   const load = loadavg();
-  await portal.stop();
-  const again = await startPortal(dataDir, databaseUrl);
+  const again = await startPortal(PORTAL_DIR, dataDir, databaseUrl, PORTAL_ENV);
   await again.stop();
-  rows.push({ label, rows: measured, startMs: portal.startMs, restartMs: again.startMs, load });
+  console.log(`\n${label}, ${CONNECTIONS} connections, ${DURATION_S} s each, each beside the bare route measured just before it; the portal (${PORTAL_DIR}) at its default log level`);
+  console.log(`(load average at the end ${load.map((l) => l.toFixed(2)).join(' ')})`);
+  printRows(rows);
+  const restartMs = again.startMs;
+  console.log(`  first start ${(portal.startMs / 1000).toFixed(2)} s (new data); restart to first answer ${(restartMs / 1000).toFixed(2)} s (target < 3 s): ${restartMs < 3000 ? 'met' : 'NOT met'}\n`);
 }
 
-function report() {
-  console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each; the portal (${PORTAL_DIR}) at its default log level\n`);
-  for (const { label, rows: measured, startMs, restartMs, load } of rows) {
-    console.log(`${label} (load average ${load.map((l) => l.toFixed(2)).join(' ')})`);
-    for (const r of measured) {
-      const ratio = r.ratio === undefined ? '' : `${(r.ratio * 100).toFixed(1).padStart(5)}% of bare${r.target?.sameBytes ? ' (same bytes)' : ''}`;
-      const misses = r.target && ((r.target.ratio && r.ratio! < r.target.ratio) || (r.target.p99 && r.p99 >= r.target.p99) || r.failures > 0);
-      const goal = r.target?.ratio ? `  target ${r.target.ratio * 100}%${r.target.p99 ? `, p99 < ${r.target.p99} ms` : ''}: ${misses ? 'NOT met' : 'met'}` : '';
-      console.log(`  ${r.name.padEnd(30)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  ${ratio.padEnd(27)} non-2xx ${r.failures}${goal}`);
-    }
-    console.log(`  first start ${(startMs / 1000).toFixed(2)} s (new data); restart to first answer ${(restartMs / 1000).toFixed(2)} s (target < 3 s): ${restartMs < 3000 ? 'met' : 'NOT met'}\n`);
-  }
-}
-
-if (process.env.BENCH_BUILD !== 'false' && PORTAL_DIR === ROOT) {
-  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
-
-const bareProcess = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/bare.ts')], {
-  cwd: ROOT,
-  stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, BARE_FILE: `${largestScript().file}.br` },
-});
-const barePort = await new Promise<string>((resolve) => bareProcess.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
-const bareOrigin = `http://127.0.0.1:${barePort}`;
-
+buildUnlessTold(PORTAL_DIR);
+const bare = await startBare(`${largestScript().file}.br`);
 try {
-  const dataDir = mkdtempSync(join(tmpdir(), 'petreg-bench-public-'));
-  try {
-    await run('PGlite', bareOrigin, dataDir);
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-  const serverUrl = process.env.DATABASE_URL;
-  if (serverUrl) {
-    const name = `petreg_bench_${randomUUID().replace(/-/g, '')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const serverDataDir = mkdtempSync(join(tmpdir(), 'petreg-bench-public-'));
-    try {
-      const url = new URL(serverUrl);
-      url.pathname = `/${name}`;
-      await run('PostgreSQL server', bareOrigin, serverDataDir, url.toString());
-    } finally {
-      rmSync(serverDataDir, { recursive: true, force: true });
-      await admin.query(`drop database if exists ${name}`);
-      await admin.end();
-    }
-  }
-  report();
+  await onEachDatabase((label, dataDir, databaseUrl) => run(label, bare.origin, dataDir, databaseUrl));
 } finally {
-  bareProcess.kill();
+  bare.stop();
 }

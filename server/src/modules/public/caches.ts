@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../../db/client.js';
 import { loggable } from '../../errors.js';
 import { NotifiedCache } from '../../notifiedCache.js';
+import { ChipIndex } from './chipIndex.js';
 import type { ChipRegistration } from './service.js';
 
 /**
@@ -47,16 +48,27 @@ class PageCache<V extends ShownPet> extends NotifiedCache<V> {
 
 export type PublicCaches = Awaited<ReturnType<typeof createPublicCaches>>;
 
-export async function createPublicCaches(database: Pick<DatabaseHandle, 'listen'>, log: Pick<FastifyBaseLogger, 'warn'>) {
+export async function createPublicCaches(database: Pick<DatabaseHandle, 'db' | 'listen'>, log: Pick<FastifyBaseLogger, 'warn'>) {
   // A walk through random chip numbers only pushes out the oldest answers (about 20 MB at most).
   const lookups = new NotifiedCache<ChipRegistration>(TTL_MS, 100_000);
   const profiles = new PageCache<ShownPet & { profile: PublicProfile }>(TTL_MS, 10_000);
   const shortLinks = new PageCache<ShownPet & { publicId: string }>(TTL_MS, 10_000);
+  const chipIndex = new ChipIndex(database.db);
 
   const trouble = (channel: string) => (error: unknown) =>
     log.warn({ err: loggable(error), channel }, 'cannot listen for changes to public answers: they are read from the database meanwhile');
-  const chips = await database.listen(chipLookupChannel, (chipId) => lookups.forget(chipId || null), trouble(chipLookupChannel));
+  const chips = await database.listen(
+    chipLookupChannel,
+    (chipId) => {
+      lookups.forget(chipId || null);
+      chipIndex.onChange(chipId || null);
+    },
+    trouble(chipLookupChannel),
+  );
   lookups.subscription = chips;
+  chipIndex.subscription = chips;
+  // Loaded beside the start; numbers are read from the database until it has.
+  if (chips.live()) void chipIndex.load();
   const pages = await database.listen(publicPetChannel, (changed) => {
     const [kind, id] = (changed ?? '').split(':');
     for (const cache of [profiles, shortLinks]) {
@@ -69,6 +81,7 @@ export async function createPublicCaches(database: Pick<DatabaseHandle, 'listen'
 
   return {
     lookups,
+    chipIndex,
     profiles,
     shortLinks,
     close: () => Promise.all([chips.close(), pages.close()]).then(() => undefined),

@@ -50,7 +50,12 @@ const nextMidnight = (now: Date) => new Date(now.getFullYear(), now.getMonth(), 
 /** What anyone may learn without signing in: whether a chip is registered, a pet's public profile, a short link's target. */
 export function createPublicService(deps: { db: Database; caches: PublicCaches }) {
   const { db } = deps;
-  const { lookups, profiles, shortLinks: linkTargets } = deps.caches;
+  const { lookups, chipIndex, profiles, shortLinks: linkTargets } = deps.caches;
+
+  const answerFor = (chipId: string, registered?: { id: string; lastUpdated: Date }): ChipRegistration => ({
+    lookup: { result: registered ? { id: registered.id } : null, isRegistered: Boolean(registered), chip: describeChipNumber(chipId) },
+    lastUpdated: registered?.lastUpdated ?? null,
+  });
 
   /**
    * The owner's contact fields and the first vet (a live link, to a site in the directory or taken
@@ -81,6 +86,8 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
    * a yearly registration runs out.
    */
   async function registration(chipId: string): Promise<ChipRegistration> {
+    // Most numbers finders type are held by no chip here: answered without a round trip.
+    if (!(await chipIndex.mayHold(chipId))) return answerFor(chipId);
     const known = await lookups.get(chipId);
     if (known) return known;
     const ticket = lookups.ticket();
@@ -107,8 +114,7 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
         ),
       )
       .limit(1);
-    const lookup = { result: registered ? { id: registered.id } : null, isRegistered: Boolean(registered), chip: describeChipNumber(chipId) };
-    const answer = { lookup, lastUpdated: registered?.lastUpdated ?? null };
+    const answer = answerFor(chipId, registered);
     const runsOut = registered && !registered.oneTime ? (registered.expirationDate ?? undefined) : undefined;
     lookups.remember(ticket, chipId, answer, runsOut);
     return answer;
