@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { twilioEnv, twilioOf, type TwilioSettings } from './adapters/sms/settings.js';
 import { ConfigError } from './configError.js';
 import { trustProxy } from './trustProxy.js';
+import { operationsEnv, operationsOf, type OperationsSettings } from './modules/operations/settings.js';
 import { inboundMailEnv, inboundMailOf, type InboundMailSettings } from './modules/relay/settings.js';
 
 const optionalString = z
@@ -110,6 +111,7 @@ const envSchema = z.object({
   FOUND_REPORT_BACKUP_AFTER_MINUTES: escalationMinutes.default(15),
   FOUND_REPORT_VETS_AFTER_MINUTES: escalationMinutes.default(120),
   ...inboundMailEnv,
+  ...operationsEnv,
   // How often owners are asked "Is this still how we reach you?" (months since their contacts were last confirmed or asked about).
   CONTACT_RECONFIRM_MONTHS: z.coerce
     .number()
@@ -177,6 +179,8 @@ export interface Config {
   inboundMail: InboundMailSettings | null;
   /** Months between two "Is this still how we reach you?" of an owner who confirmed nothing meanwhile. */
   contactReconfirmMonths: number;
+  /** /metrics and error reports (METRICS_TOKEN, SENTRY_DSN). */
+  operations: OperationsSettings;
 }
 
 export { ConfigError };
@@ -245,6 +249,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     foundReportEscalation: { backupAfterMinutes: e.FOUND_REPORT_BACKUP_AFTER_MINUTES, vetsAfterMinutes: e.FOUND_REPORT_VETS_AFTER_MINUTES },
     inboundMail: inboundMailOf(e),
     contactReconfirmMonths: e.CONTACT_RECONFIRM_MONTHS,
+    operations: operationsOf(e),
   };
 }
 

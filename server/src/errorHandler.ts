@@ -8,7 +8,10 @@ import { withImageBodyLimit } from './http.js';
 /** Seconds a client is asked to wait when the database is out of reach (a restart takes a few). */
 const RETRY_AFTER_S = 5;
 
-/** Every error as the API answers it: the product's words, one message per field, 503 while the database is out of reach, never a stack. */
+/**
+ * Every error as the API answers it: the product's words, one message per field, 503 while the database is out of reach, never a stack.
+ * Only the unexpected (the 500s) are reported (SENTRY_DSN).
+ */
 export function answerErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) return reply.status(error.statusCode).send(failure(error.errors));
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -33,5 +36,6 @@ export function answerErrors(error: FastifyError, request: FastifyRequest, reply
     return reply.status(503).header('retry-after', String(RETRY_AFTER_S)).send(failure([messages.serviceUnavailable]));
   }
   request.log.error({ err: loggable(error) }, 'request failed');
+  request.server.errorReports.request(error, request);
   return reply.status(500).send(failure([messages.genericError]));
 }

@@ -12,6 +12,19 @@ import type { ChipRegistration } from './service.js';
 export const chipLookupChannel = 'chip_lookup';
 export const publicPetChannel = 'public_pet';
 
+/** The public answers kept in memory, as /metrics names them. */
+export type PublicCacheName = 'lookup' | 'profile' | 'short_link' | 'finder_page';
+
+/** Hears how the public answers kept in memory serve (counted for /metrics). */
+export interface CacheMeter {
+  /** A read: answered from memory, or not (never remembered, dropped, or nothing kept while the listener is down). */
+  read(cache: PublicCacheName, hit: boolean): void;
+  /** Answers dropped because a write changed them, or because a change may have been missed. */
+  dropped(cache: PublicCacheName, count: number): void;
+}
+
+export const unmetered: CacheMeter = { read() {}, dropped() {} };
+
 /**
  * An answer lives until a write changes it or time does (a yearly registration running out, a pet's
  * age); the TTL only bounds a change the triggers cannot see (an operator's SQL with triggers disabled).
@@ -30,7 +43,11 @@ class AnswerCache<V> {
   protected generation = 0;
   subscription: Subscription | null = null;
 
-  constructor(max: number) {
+  constructor(
+    max: number,
+    protected readonly name: PublicCacheName,
+    protected readonly meter: CacheMeter,
+  ) {
     this.answers = new RecentCache(TTL_MS, max);
   }
 
@@ -41,7 +58,9 @@ class AnswerCache<V> {
   async get(key: string): Promise<V | undefined> {
     if (!this.subscription?.unanswered()) await this.subscription?.caughtUp();
     this.settle();
-    return this.subscription?.live() || this.subscription?.unanswered() ? this.answers.get(key) : undefined;
+    const answer = this.subscription?.live() || this.subscription?.unanswered() ? this.answers.get(key) : undefined;
+    this.meter.read(this.name, answer !== undefined);
+    return answer;
   }
 
   /** Drops what the notifications heard so far changed, when that is left to the next read. */
@@ -59,8 +78,8 @@ class AnswerCache<V> {
   /** A write committed: drops the answer it changed, or all of them (null). */
   forget(key: string | null): void {
     this.generation++;
-    if (key === null) this.answers.clear();
-    else this.answers.delete(key);
+    const dropped = key === null ? this.answers.clear() : Number(this.answers.delete(key));
+    if (dropped) this.meter.dropped(this.name, dropped);
   }
 }
 
@@ -85,7 +104,8 @@ class PageCache<V extends ShownPet> extends AnswerCache<V> {
 
   protected override settle(): void {
     if (this.pets.size === 0 && this.users.size === 0) return;
-    this.answers.deleteWhere((page) => this.pets.has(page.petId) || this.users.has(page.userId));
+    const dropped = this.answers.deleteWhere((page) => this.pets.has(page.petId) || this.users.has(page.userId));
+    if (dropped) this.meter.dropped(this.name, dropped);
     this.pets.clear();
     this.users.clear();
   }
@@ -93,11 +113,11 @@ class PageCache<V extends ShownPet> extends AnswerCache<V> {
 
 export type PublicCaches = Awaited<ReturnType<typeof createPublicCaches>>;
 
-export async function createPublicCaches(database: Pick<DatabaseHandle, 'listen'>, log: Pick<FastifyBaseLogger, 'warn'>) {
+export async function createPublicCaches(database: Pick<DatabaseHandle, 'listen'>, log: Pick<FastifyBaseLogger, 'warn'>, meter: CacheMeter = unmetered) {
   // A walk through random chip numbers only pushes out the oldest answers (about 20 MB at most).
-  const lookups = new AnswerCache<ChipRegistration>(100_000);
-  const profiles = new PageCache<ShownPet & { profile: PublicProfile }>(10_000);
-  const shortLinks = new PageCache<ShownPet & { publicId: string }>(10_000);
+  const lookups = new AnswerCache<ChipRegistration>(100_000, 'lookup', meter);
+  const profiles = new PageCache<ShownPet & { profile: PublicProfile }>(10_000, 'profile', meter);
+  const shortLinks = new PageCache<ShownPet & { publicId: string }>(10_000, 'short_link', meter);
 
   const trouble = (channel: string) => (error: unknown) =>
     log.warn({ err: loggable(error), channel }, 'cannot listen for changes to public answers: they are read from the database meanwhile');
@@ -117,6 +137,8 @@ export async function createPublicCaches(database: Pick<DatabaseHandle, 'listen'
     lookups,
     profiles,
     shortLinks,
+    /** Whether every change to a public answer is heard now (the readiness check's "listener"). */
+    listening: () => chips.live() && pages.live(),
     close: () => Promise.all([chips.close(), pages.close()]).then(() => undefined),
   };
 }
