@@ -38,8 +38,8 @@ function within<T>(ms: number, answer: Promise<T>): Promise<T> {
  * to a server is live; on PGlite, one connection inside the process, it is live while the database
  * is open).
  */
-export function createReadiness(deps: { database: Pick<DatabaseHandle, 'db' | 'ping'>; listening: () => boolean; migrationsFolder?: string }) {
-  const shipped = shippedMigrations(deps.migrationsFolder ?? migrationsFolder);
+export function createReadiness(deps: { database: Pick<DatabaseHandle, 'db' | 'ping'>; listening: () => boolean }) {
+  const shipped = shippedMigrations(migrationsFolder);
 
   async function migrations(): Promise<Readiness['migrations']> {
     try {
