@@ -151,7 +151,7 @@ export function createMetrics(database: DatabaseHandle, log: FastifyBaseLogger):
       read: (cache, hit) => cacheReads.inc({ cache, result: hit ? 'hit' : 'miss' }),
       dropped: (cache, count) => cacheDrops.inc({ cache }, count),
     },
-    // A few microseconds an answer (measured: 2.6 to 3.3 µs for the count and the time together).
+    // The count and the time together: 0.83 to 0.86 µs an answer measured here at a load average of 2.5 (2.6 to 3.3 µs at 21).
     timeRequests(app) {
       app.addHook('onResponse', (request, reply, done) => {
         const labels = { method: request.method, route: request.routeOptions.url ?? NO_ROUTE, status: reply.statusCode };
