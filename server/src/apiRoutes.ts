@@ -86,7 +86,7 @@ export async function registerApi(app: FastifyInstance, deps: AppDependencies) {
   const utilities = createUtilityService({ database, config });
   const pets = createPetService({ db: database.db, storage });
   const contacts = createContactService({ db: database.db, publicUrl: config.publicUrl, secret: deps.jwtSecret, registryName: config.registry.name });
-  const caches = await createPublicCaches(database, app.log);
+  const caches = await createPublicCaches(database, app.log, app.metrics.cache);
   app.addHook('onClose', () => caches.close());
   const publicPages = createPublicService({ db: database.db, caches });
   const apiKeyGate = createApiKeyGate({ db: database.db, log: app.log });
@@ -100,9 +100,10 @@ export async function registerApi(app: FastifyInstance, deps: AppDependencies) {
     publicUrl: config.publicUrl,
     log: app.log,
     testPaymentsRefused: config.testPayments === 'refused',
+    onFanOut: app.metrics.alertFanOut,
   });
   app.decorate('payments', payments);
-  const alerts = createAlertService({ db: database.db, payments, publicUrl: config.publicUrl, secret: deps.jwtSecret });
+  const alerts = createAlertService({ db: database.db, payments, publicUrl: config.publicUrl, secret: deps.jwtSecret, onFanOut: app.metrics.alertFanOut });
   await app.register(
     async (api) => {
       await api.register(userRoutes, { users, social: createSocialVerifier(config) });
@@ -160,5 +161,5 @@ export async function registerApi(app: FastifyInstance, deps: AppDependencies) {
     },
     { prefix: API_BASE },
   );
-  return { publicPages, utilities };
+  return { publicPages, utilities, listening: caches.listening };
 }

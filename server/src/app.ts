@@ -27,11 +27,19 @@ import { useJsonBodyParser } from './plugins/jsonBody.js';
 import { registerApi } from './apiRoutes.js';
 import { countedInDatabase } from './rateLimitStore.js';
 import { answerErrors, answerUnavailable } from './errorHandler.js';
+import { createErrorReports, type ErrorReports } from './modules/operations/errorReports.js';
+import { createMetrics, noMetrics, type Metrics } from './modules/operations/metrics.js';
+import { createReadiness } from './modules/operations/readiness.js';
+import { operationsRoutes } from './modules/operations/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** For the worker's daily sweep, which runs beside the HTTP routes. */
     payments: PaymentService;
+    /** What /metrics counts, the worker's sends among them; does nothing unless METRICS_TOKEN is set. */
+    metrics: Metrics;
+    /** Unexpected errors of requests and of the worker, to Sentry; does nothing unless SENTRY_DSN is set. */
+    errorReports: ErrorReports;
   }
 }
 
@@ -116,6 +124,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     request.log.debug({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     done();
   });
+  const { metricsToken, sentryDsn } = config.operations;
+  app.decorate('metrics', metricsToken ? createMetrics(database, app.log) : noMetrics);
+  app.metrics.timeRequests(app);
+  app.decorate('errorReports', await createErrorReports(sentryDsn));
+  app.addHook('onClose', () => app.errorReports.close());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   useJsonBodyParser(app);
@@ -170,7 +183,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   app.setErrorHandler(answerErrors);
 
-  const { publicPages, utilities } = await registerApi(app, deps);
+  const { publicPages, utilities, listening } = await registerApi(app, deps);
+  await app.register(operationsRoutes, { metrics: app.metrics, metricsToken, readiness: createReadiness({ database, listening: () => listening() && app.sessions.listening() }) });
 
   const webRoot = deps.webRoot ?? webDistFolder;
   const serveWeb = existsSync(webRoot);
@@ -198,6 +212,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       renderer: given ? () => given : builtFinderPageRenderer(webServerEntryOf(webRoot)),
       frame: builtIndexPage(webRoot, 'finder.html').template,
       indexPage,
+      meter: app.metrics.cache,
     });
   }
   app.setNotFoundHandler((request, reply) => {

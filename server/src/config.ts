@@ -7,6 +7,7 @@ import { twilioEnv, twilioOf, type TwilioSettings } from './adapters/sms/setting
 import { s3Env, s3Of, type S3Settings } from './adapters/storage/settings.js';
 import { ConfigError } from './configError.js';
 import { trustProxy } from './trustProxy.js';
+import { operationsEnv, operationsOf, type OperationsSettings } from './modules/operations/settings.js';
 import { inboundMailEnv, inboundMailOf, type InboundMailSettings } from './modules/relay/settings.js';
 
 const optionalString = z
@@ -112,6 +113,7 @@ const envSchema = z.object({
   FOUND_REPORT_BACKUP_AFTER_MINUTES: escalationMinutes.default(15),
   FOUND_REPORT_VETS_AFTER_MINUTES: escalationMinutes.default(120),
   ...inboundMailEnv,
+  ...operationsEnv,
   // How often owners are asked "Is this still how we reach you?" (months since their contacts were last confirmed or asked about).
   CONTACT_RECONFIRM_MONTHS: z.coerce
     .number()
@@ -181,6 +183,8 @@ export interface Config {
   inboundMail: InboundMailSettings | null;
   /** Months between two "Is this still how we reach you?" of an owner who confirmed nothing meanwhile. */
   contactReconfirmMonths: number;
+  /** /metrics and error reports (METRICS_TOKEN, SENTRY_DSN). */
+  operations: OperationsSettings;
 }
 
 export { ConfigError };
@@ -250,6 +254,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     foundReportEscalation: { backupAfterMinutes: e.FOUND_REPORT_BACKUP_AFTER_MINUTES, vetsAfterMinutes: e.FOUND_REPORT_VETS_AFTER_MINUTES },
     inboundMail: inboundMailOf(e),
     contactReconfirmMonths: e.CONTACT_RECONFIRM_MONTHS,
+    operations: operationsOf(e),
   };
 }
 

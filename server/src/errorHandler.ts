@@ -13,7 +13,10 @@ const RETRY_AFTER_S = 5;
 export const answerUnavailable = (reply: FastifyReply) =>
   reply.status(503).header('retry-after', String(RETRY_AFTER_S)).send(failure([messages.serviceUnavailable]));
 
-/** Every error as the API answers it: the product's words, one message per field, 503 while the database or the bucket is out of reach, never a stack. */
+/**
+ * Every error as the API answers it: the product's words, one message per field, 503 while the database
+ * or the bucket is out of reach, never a stack. Only the unexpected (the 500s) are reported (SENTRY_DSN).
+ */
 export function answerErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) return reply.status(error.statusCode).send(failure(error.errors));
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -38,5 +41,6 @@ export function answerErrors(error: FastifyError, request: FastifyRequest, reply
     return answerUnavailable(reply);
   }
   request.log.error({ err: loggable(error) }, 'request failed');
+  request.server.errorReports.request(error, request);
   return reply.status(500).send(failure([messages.genericError]));
 }

@@ -1,6 +1,14 @@
 import type { Subscription } from './db/client.js';
 import { RecentCache } from './recent.js';
 
+/** Hears how a cache serves: each read, answered from memory or not, and answers dropped (for /metrics). */
+export interface NotifiedCacheMeter {
+  read(hit: boolean): void;
+  dropped(count: number): void;
+}
+
+const unmetered: NotifiedCacheMeter = { read() {}, dropped() {} };
+
 /**
  * Answers kept in memory and dropped the moment a write that changes one commits, on every instance:
  * the database notifies each listening instance. While notifications could be missed (a server's
@@ -14,7 +22,11 @@ export class NotifiedCache<V> {
   subscription: Subscription | null = null;
 
   /** `ttlMs` only bounds a change no notification announces (an operator's SQL with triggers disabled). */
-  constructor(ttlMs: number, max: number) {
+  constructor(
+    ttlMs: number,
+    max: number,
+    protected readonly meter: NotifiedCacheMeter = unmetered,
+  ) {
     this.answers = new RecentCache(ttlMs, max);
   }
 
@@ -25,7 +37,9 @@ export class NotifiedCache<V> {
   async get(key: string): Promise<V | undefined> {
     if (!this.subscription?.unanswered()) await this.subscription?.caughtUp();
     this.settle();
-    return this.subscription?.live() || this.subscription?.unanswered() ? this.answers.get(key) : undefined;
+    const answer = this.subscription?.live() || this.subscription?.unanswered() ? this.answers.get(key) : undefined;
+    this.meter.read(answer !== undefined);
+    return answer;
   }
 
   /** Drops what the notifications heard so far changed, when that is left to the next read. */
@@ -43,13 +57,14 @@ export class NotifiedCache<V> {
   /** A write committed: drops the answer it changed, or all of them (null). */
   forget(key: string | null): void {
     this.generation++;
-    if (key === null) this.answers.clear();
-    else this.answers.delete(key);
+    const dropped = key === null ? this.answers.clear() : Number(this.answers.delete(key));
+    if (dropped) this.meter.dropped(dropped);
   }
 
   /** A write committed: drops the answers it changed. */
   forgetWhere(changed: (answer: V) => boolean): void {
     this.generation++;
-    this.answers.deleteWhere(changed);
+    const dropped = this.answers.deleteWhere(changed);
+    if (dropped) this.meter.dropped(dropped);
   }
 }

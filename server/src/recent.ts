@@ -27,15 +27,22 @@ export class RecentCache<K, V> {
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
 
-  delete(key: K): void {
-    this.entries.delete(key);
+  /** Whether the key was there to forget (so was any other value forgotten below, even one past its time). */
+  delete(key: K): boolean {
+    return this.entries.delete(key);
   }
 
-  deleteWhere(matches: (value: V) => boolean): void {
-    for (const [key, entry] of this.entries) if (matches(entry.value)) this.entries.delete(key);
+  /** Forgets the values that match; answers how many. */
+  deleteWhere(matches: (value: V) => boolean): number {
+    let deleted = 0;
+    for (const [key, entry] of this.entries) if (matches(entry.value) && this.entries.delete(key)) deleted++;
+    return deleted;
   }
 
-  clear(): void {
+  /** Forgets everything; answers how many values there were. */
+  clear(): number {
+    const size = this.entries.size;
     this.entries.clear();
+    return size;
   }
 }

@@ -64,6 +64,8 @@ export interface DatabaseHandle {
    */
   listen(channel: string, onNotify: (payload: string | null) => void, onTrouble?: (error: unknown) => void): Promise<Subscription>;
   close(): Promise<void>;
+  /** A server's pool: connections open, idle, and statements waiting for one. PGlite has one connection inside the process and no pool. */
+  poolUse?(): { total: number; idle: number; waiting: number };
   /**
    * PGlite only: the whole database as a tarball that `openDatabase({ snapshot })` loads. `alongside`
    * runs under the same lock, so no statement commits between the dump and what it does.
@@ -123,6 +125,7 @@ export async function openDatabase(options: {
     return {
       ...handle(db as unknown as Database, 'postgres', migrate, close),
       onConnectionError: (listener) => void connectionErrors.add(listener),
+      poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       async listen(channel, onNotify, onTrouble) {
         const subscription = await listenOnServer(url, pool, channel, onNotify, onTrouble);
         subscriptions.add(subscription);

@@ -6,6 +6,11 @@ export function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
+/** True when a statement named a table that does not exist (SQLSTATE 42P01): a database not migrated yet. */
+export function isMissingTable(error: unknown): boolean {
+  return someCause(error, (e) => e.code === '42P01');
+}
+
 /** Whether a statement or connection gave up waiting for the database (a frozen server or link). */
 export function isTimeout(error: unknown): boolean {
   return someCause(error, (e) => e.code === 'ETIMEDOUT' || /^(Query read timeout|timeout expired|timeout exceeded when trying to connect|Connection terminated due to connection timeout)/.test(e.message ?? ''));

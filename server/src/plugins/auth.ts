@@ -59,6 +59,8 @@ export interface SessionService {
   forget(userId: number): void;
   /** The open session a verified token names, or null. */
   check(sessionId: string, userId: number): Promise<Session | null>;
+  /** Whether every end of a session is heard now (the readiness check's "listener"). */
+  listening(): boolean;
   /** Stops listening for ended sessions. */
   close(): Promise<void>;
 }
@@ -105,6 +107,7 @@ async function sessionService(database: Pick<DatabaseHandle, 'db' | 'listen'>, k
     revokeAllFor: (userId, options) =>
       end(and(eq(userSessions.userId, userId), options?.except ? ne(userSessions.id, options.except) : undefined)),
     forget: forgetUser,
+    listening: () => checks.subscription!.live(),
     close: () => checks.subscription!.close(),
     async check(sessionId, userId) {
       const known = await checks.get(sessionId);

@@ -3,7 +3,7 @@ import { MailServerUnavailableError, RecipientRefusedError, type Mailer } from '
 import type { Database } from '../db/client.js';
 import { alertEmails, emailUnsubscribes, petAlerts } from '../db/schema.js';
 import { alertMessageWriter, readAlerts, type AlertContext, type AlertMailSettings } from '../modules/alerts/messages.js';
-import { claimDue, clockOf, failedAttempt, forEachLimited, handBack, holdClaims, SERVER_PAUSE_MS } from './outbox.js';
+import { claimDue, clockOf, failedAttempt, forEachLimited, handBack, holdClaims, SERVER_PAUSE_MS, uncounted, type SendTally } from './outbox.js';
 
 const BATCH = 200;
 /**
@@ -47,6 +47,7 @@ export async function sendDueAlertEmails(
   settings: AlertMailSettings,
   time?: Date | (() => Date),
   stop?: AbortSignal,
+  tally: SendTally = uncounted,
 ): Promise<AlertSendRun> {
   const run: AlertSendRun = { delivered: 0, bounced: 0, retried: 0, waiting: 0, canceled: 0 };
   let serverDown = false;
@@ -82,19 +83,24 @@ export async function sendDueAlertEmails(
       if (error instanceof RecipientRefusedError) {
         await db.update(alertEmails).set({ status: 'bounced', attempts, lastError: error.message.slice(0, 500) }).where(eq(alertEmails.id, row.id));
         run.bounced++;
+        tally('failed');
       } else if (error instanceof MailServerUnavailableError) {
         // The server's trouble, not the message's: no attempt is used up, however long it lasts.
         serverDown = true;
         await handBack(db, alertEmails, [row.id], clock, SERVER_PAUSE_MS, String(error).slice(0, 500));
         run.waiting++;
+        tally('waiting');
       } else {
-        await db.update(alertEmails).set(failedAttempt(attempts, error, clock)).where(eq(alertEmails.id, row.id));
+        const attempt = failedAttempt(attempts, error, clock);
+        await db.update(alertEmails).set(attempt).where(eq(alertEmails.id, row.id));
         run.retried++;
+        tally(attempt.status === 'failed' ? 'failed' : 'retried');
       }
       return;
     }
     await markDelivered(row, attempts);
     run.delivered++;
+    tally('sent');
   }
 
   while (!stop?.aborted) {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Mailer } from '../adapters/mail/index.js';
 import type { Texter } from '../adapters/sms/index.js';
 import type { Database } from '../db/client.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { loggable } from '../errors.js';
 import { sweepSignInAttempts } from '../modules/users/signIn.js';
 import { sweepRateLimitCounters } from '../rateLimitStore.js';
@@ -56,7 +57,14 @@ export function startWorker(
       if (busy) return;
       busy = true;
       const round = job()
-        .then(() => undefined, (error: unknown) => app.log.error({ err: loggable(error) }, `${name} failed`))
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            app.log.error({ err: loggable(error) }, `${name} failed`);
+            // A database out of reach (a restart, a failover) is expected, as the requests' 503s are: the next round tries again.
+            if (!isDatabaseUnavailable(error)) app.errorReports.job(error, name);
+          },
+        )
         .finally(() => {
           busy = false;
           rounds.delete(round);
@@ -64,13 +72,15 @@ export function startWorker(
       rounds.add(round);
     };
   };
-  const sendMail = run('mail outbox', () => sendDueMail(db, mailer, undefined, stopping.signal));
+  const emailResults = app.metrics.sends('email');
+  const textResults = app.metrics.sends('sms');
+  const sendMail = run('mail outbox', () => sendDueMail(db, mailer, undefined, stopping.signal, emailResults));
   const sendAlerts = run('alert e-mails', async () => {
-    const sent = await sendDueAlertEmails(db, mailer, alertMail, undefined, stopping.signal);
+    const sent = await sendDueAlertEmails(db, mailer, alertMail, undefined, stopping.signal, emailResults);
     if (sent.delivered || sent.bounced || sent.retried || sent.waiting) app.log.info(sent, 'alert e-mails sent');
   });
   const sendTexts = run('texts', async () => {
-    const sent = await sendDueTexts(db, texter, undefined, stopping.signal);
+    const sent = await sendDueTexts(db, texter, undefined, stopping.signal, textResults);
     if (sent.sent || sent.canceled) app.log.info(sent, 'texts sent');
   });
   const escalate = run('found report escalation', async () => {

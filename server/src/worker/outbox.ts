@@ -12,6 +12,15 @@ export const LEASE_MS = 45_000;
 /** How often a running worker renews the claims it holds. */
 export const RENEW_EVERY_MS = 15_000;
 
+/**
+ * How a try to send an e-mail or a text ended: taken by the provider, failed for good (refused, or
+ * the last attempt), to be tried again, or waiting for a provider out of reach (no attempt used up).
+ */
+export type SendResult = 'sent' | 'failed' | 'retried' | 'waiting';
+/** Hears the result of each try as the worker records it (counted for /metrics). */
+export type SendTally = (result: SendResult) => void;
+export const uncounted: SendTally = () => {};
+
 /** Minutes to wait before the next try: 1, 2, 4 … capped at an hour. */
 const backoffMs = (attempts: number) => Math.min(60, 2 ** (attempts - 1)) * 60_000;
 
@@ -132,7 +141,7 @@ export const SERVER_PAUSE_MS = 60_000;
  * server is out of reach the e-mails wait for it, using up no attempt (a receipt is not lost to an
  * outage of a few hours). Once `stop` is signalled no e-mail is started: those claimed are handed back.
  */
-export async function sendDueMail(db: Database, mailer: Mailer, time?: Date | (() => Date), stop?: AbortSignal): Promise<number> {
+export async function sendDueMail(db: Database, mailer: Mailer, time?: Date | (() => Date), stop?: AbortSignal, tally: SendTally = uncounted): Promise<number> {
   const clock = clockOf(time);
   const due = await claimDue(db, mailOutbox, clock, BATCH);
   const claims = holdClaims(db, mailOutbox, due, clock);
@@ -150,20 +159,25 @@ export async function sendDueMail(db: Database, mailer: Mailer, time?: Date | ((
           const scrubbed = { text: hideLinkCodes(mail.text), html: mail.html && hideLinkCodes(mail.html) };
           await db.update(mailOutbox).set({ status: 'sent', attempts, sentAt: new Date(), ...scrubbed }).where(eq(mailOutbox.id, mail.id));
           sent++;
+          tally('sent');
         } catch (error) {
           if (error instanceof RecipientRefusedError) {
             // A hard bounce: sending again cannot deliver it; the account with the address is asked about its contacts.
             const scrubbed = { text: hideLinkCodes(mail.text), html: mail.html && hideLinkCodes(mail.html) };
             await db.update(mailOutbox).set({ status: 'bounced', attempts, lastError: error.message.slice(0, 500), ...scrubbed }).where(eq(mailOutbox.id, mail.id));
             await noteBouncedEmail(db, mail.recipient, mail.kind);
+            tally('failed');
             return;
           }
           if (!(error instanceof MailServerUnavailableError)) {
-            await db.update(mailOutbox).set(failedAttempt(attempts, error, clock)).where(eq(mailOutbox.id, mail.id));
+            const attempt = failedAttempt(attempts, error, clock);
+            await db.update(mailOutbox).set(attempt).where(eq(mailOutbox.id, mail.id));
+            tally(attempt.status === 'failed' ? 'failed' : 'retried');
             return;
           }
           serverDown = String(error).slice(0, 500);
           await handBack(db, mailOutbox, [mail.id], clock, SERVER_PAUSE_MS, serverDown);
+          tally('waiting');
         } finally {
           claims.letGo(mail.id);
         }

@@ -4,7 +4,7 @@ import type { Database } from '../db/client.js';
 import { textOptOuts, textOutbox } from '../db/schema.js';
 import { noteFailedText } from '../modules/contacts/deliveryFailures.js';
 import { hideTextCodes } from '../modules/texts/outbox.js';
-import { claimDue, clockOf, failedAttempt, forEachLimited, handBack, holdClaims, SERVER_PAUSE_MS } from './outbox.js';
+import { claimDue, clockOf, failedAttempt, forEachLimited, handBack, holdClaims, SERVER_PAUSE_MS, uncounted, type SendTally } from './outbox.js';
 
 const BATCH = 20;
 
@@ -47,7 +47,13 @@ export interface TextSendRun {
  * sent again, and recorded sent (with the provider's id) if the provider had taken it, so a timeout
  * after the provider's acceptance does not text the person twice. Once `stop` is signalled no text is started.
  */
-export async function sendDueTexts(db: Database, texter: Texter, time?: Date | (() => Date), stop?: AbortSignal): Promise<TextSendRun> {
+export async function sendDueTexts(
+  db: Database,
+  texter: Texter,
+  time?: Date | (() => Date),
+  stop?: AbortSignal,
+  tally: SendTally = uncounted,
+): Promise<TextSendRun> {
   const clock = clockOf(time);
   const run: TextSendRun = { sent: 0, canceled: 0 };
   const due = await claimDue(db, textOutbox, clock, BATCH);
@@ -80,6 +86,7 @@ export async function sendDueTexts(db: Database, texter: Texter, time?: Date | (
             .set({ status: 'sent', attempts, sentAt: new Date(), providerId, body: hideTextCodes(text.kind, text.body) })
             .where(eq(textOutbox.id, text.id));
           run.sent++;
+          tally('sent');
         } catch (error) {
           if (error instanceof TextProviderUnavailableError) {
             providerDown = String(error).slice(0, 500);
@@ -91,6 +98,7 @@ export async function sendDueTexts(db: Database, texter: Texter, time?: Date | (
                 .where(eq(textOutbox.id, text.id));
             }
             await handBack(db, textOutbox, [text.id], clock, SERVER_PAUSE_MS, providerDown);
+            tally('waiting');
           } else if (error instanceof NumberRefusedError) {
             if (error.optedOut) await db.insert(textOptOuts).values({ phone: text.recipient }).onConflictDoNothing();
             await db
@@ -98,12 +106,14 @@ export async function sendDueTexts(db: Database, texter: Texter, time?: Date | (
               .set({ status: 'failed', attempts, lastError: String(error).slice(0, 500), body: hideTextCodes(text.kind, text.body) })
               .where(eq(textOutbox.id, text.id));
             if (!error.optedOut) await noteFailedText(db, text);
+            tally('failed');
           } else {
             const attempt = failedAttempt(attempts, error, clock);
             // Given up: the text is final, so it keeps no code either.
             const body = attempt.status === 'failed' ? hideTextCodes(text.kind, text.body) : text.body;
             await db.update(textOutbox).set({ ...attempt, body }).where(eq(textOutbox.id, text.id));
             if (attempt.status === 'failed') await noteFailedText(db, text);
+            tally(attempt.status === 'failed' ? 'failed' : 'retried');
           }
         } finally {
           claims.letGo(text.id);

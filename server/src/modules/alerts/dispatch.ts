@@ -17,7 +17,12 @@ import { writeAlertRecipients } from './recipients.js';
 export async function sendAlert(
   tx: Transaction,
   alertId: number,
-  options: { publicUrl: string; payment: { amountCents: number; currency: string } | null },
+  options: {
+    publicUrl: string;
+    payment: { amountCents: number; currency: string } | null;
+    /** Hears how many professionals the alert goes to (counted for /metrics, before the transaction commits). */
+    onFanOut?: (recipients: number) => void;
+  },
 ): Promise<number> {
   const now = new Date();
   const [alert] = await tx
@@ -41,6 +46,7 @@ export async function sendAlert(
   const zip = await findZip(tx, alert.zipCode);
   const recipients = await writeAlertRecipients(tx, alert, zip, now);
   await tx.update(petAlerts).set({ recipientsCount: recipients }).where(eq(petAlerts.id, alert.id));
+  options.onFanOut?.(recipients);
   const [owner] = await tx
     .select({ email: users.email, firstName: users.firstName, phone: users.phoneNumber, phoneVerifiedAt: users.phoneVerifiedAt, notifyBySms: users.notifyBySms })
     .from(users)

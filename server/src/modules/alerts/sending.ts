@@ -15,7 +15,7 @@ type PetRow = typeof pets.$inferSelect;
 
 /** Sending an alert (spec 4, Lost alert): the form's alert is kept NEW, then sent at once when free, or after its checkout. */
 export function createAlertSending(deps: AlertDeps) {
-  const { db, payments, publicUrl } = deps;
+  const { db, payments, publicUrl, onFanOut } = deps;
 
   /** The form's rules (spec 5) the stored pet must meet before strangers are asked to look for it; every unmet one at once. */
   async function unmetPetRules(pet: PetRow): Promise<string[]> {
@@ -37,7 +37,7 @@ export function createAlertSending(deps: AlertDeps) {
   async function sendIfFree(tx: Transaction, petId: number, alertId: number): Promise<boolean> {
     const chip = await currentChip(tx, petId, { lock: true });
     if (!chip || !hasActiveCover(chip)) return false;
-    await sendAlert(tx, alertId, { publicUrl, payment: null });
+    await sendAlert(tx, alertId, { publicUrl, payment: null, onFanOut });
     // A checkout opened before the pet was covered would charge for what went out free.
     await cancelAlertCheckouts(tx, alertId);
     return true;

@@ -11,6 +11,8 @@ export interface AlertDeps {
   publicUrl: string;
   /** Signs the preferences links of alert e-mails. */
   secret: string;
+  /** Hears each alert's fan-out size (counted for /metrics). */
+  onFanOut?: (recipients: number) => void;
 }
 
 export type AlertRow = typeof petAlerts.$inferSelect;

@@ -5,7 +5,7 @@ import type { Transaction } from '../../db/client.js';
 import { checkoutSessions, chips, mailOutbox, petAlerts, pets, plans, users } from '../../db/schema.js';
 import { sendAlert } from '../alerts/dispatch.js';
 import { receiptEmail } from './emails.js';
-import { cancelOpenCheckouts, currentChip, hasActiveCover, hasLifetimeCover, type CheckoutRow, type ChipRow } from './shared.js';
+import { cancelOpenCheckouts, currentChip, hasActiveCover, hasLifetimeCover, type CheckoutRow, type ChipRow, type PaymentDeps } from './shared.js';
 
 /** One year on from the later of now and the current expiry, so renewing early loses nothing. */
 export function nextExpiry(current: Date | null, now = new Date()): Date {
@@ -44,7 +44,7 @@ export interface Fulfilment {
 }
 
 /** What each kind of checkout gives: a protection plan, or a lost pet alert. */
-export function createFulfilments({ publicUrl }: { publicUrl: string }) {
+export function createFulfilments({ publicUrl, onFanOut }: Pick<PaymentDeps, 'publicUrl' | 'onFanOut'>) {
   /** A protection plan: a year more (or life) for the pet's chip, the paying member's role, a receipt. */
   async function forPlan(tx: Transaction, checkout: CheckoutRow, pet: PetRow, owner: UserRow, paid: PaidCheckout): Promise<Fulfilment> {
     const [plan] = await tx.select().from(plans).where(eq(plans.id, checkout.planId));
@@ -106,13 +106,13 @@ export function createFulfilments({ publicUrl }: { publicUrl: string }) {
       refusal: checkout.status !== 'open' ? messages.checkoutClosed : alert!.status !== 'NEW' ? messages.alertNotAwaitingPayment : null,
       async apply() {
         await tx.update(checkoutSessions).set({ status: 'complete', completedAt: new Date() }).where(eq(checkoutSessions.id, checkout.id));
-        await sendAlert(tx, alert!.id, { publicUrl, payment: { amountCents: paid.amountCents, currency: paid.currency } });
+        await sendAlert(tx, alert!.id, { publicUrl, payment: { amountCents: paid.amountCents, currency: paid.currency }, onFanOut });
       },
       // Paid after cover made it free (buying cover canceled its checkout): the payment is refunded,
       // and the alert the owner paid to send still goes out, at no charge.
       async whenRefundDue() {
         const chip = await currentChip(tx, checkout.petId, { lock: true });
-        if (alert!.status === 'NEW' && chip && hasActiveCover(chip)) await sendAlert(tx, alert!.id, { publicUrl, payment: null });
+        if (alert!.status === 'NEW' && chip && hasActiveCover(chip)) await sendAlert(tx, alert!.id, { publicUrl, payment: null, onFanOut });
       },
     };
   }

@@ -17,6 +17,8 @@ export interface PaymentDeps {
   log: { error(details: object, message: string): void };
   /** The portal's own (simulated) checkout refuses to start or take a card: a production portal without Stripe. */
   testPaymentsRefused?: boolean;
+  /** Hears the fan-out size of each alert a payment sends (counted for /metrics). */
+  onFanOut?: (recipients: number) => void;
 }
 
 export type CheckoutRow = typeof checkoutSessions.$inferSelect;

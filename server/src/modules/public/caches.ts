@@ -2,7 +2,7 @@ import type { PublicProfile } from '@petreg/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../../db/client.js';
 import { loggable } from '../../errors.js';
-import { NotifiedCache } from '../../notifiedCache.js';
+import { NotifiedCache, type NotifiedCacheMeter } from '../../notifiedCache.js';
 import { ChipIndex } from './chipIndex.js';
 import type { ChipRegistration } from './service.js';
 
@@ -12,6 +12,19 @@ import type { ChipRegistration } from './service.js';
  */
 export const chipLookupChannel = 'chip_lookup';
 export const publicPetChannel = 'public_pet';
+
+/** The public answers kept in memory, as /metrics names them. */
+export type PublicCacheName = 'lookup' | 'profile' | 'short_link' | 'finder_page';
+
+/** Hears how the public answers kept in memory serve (counted for /metrics). */
+export interface CacheMeter {
+  /** A read: answered from memory, or not (never remembered, dropped, or nothing kept while the listener is down). */
+  read(cache: PublicCacheName, hit: boolean): void;
+  /** Answers dropped because a write changed them, or because a change may have been missed. */
+  dropped(cache: PublicCacheName, count: number): void;
+}
+
+export const unmetered: CacheMeter = { read() {}, dropped() {} };
 
 /**
  * An answer lives until a write changes it or time does (a yearly registration running out, a pet's
@@ -40,7 +53,8 @@ class PageCache<V extends ShownPet> extends NotifiedCache<V> {
 
   protected override settle(): void {
     if (this.pets.size === 0 && this.users.size === 0) return;
-    this.answers.deleteWhere((page) => this.pets.has(page.petId) || this.users.has(page.userId));
+    const dropped = this.answers.deleteWhere((page) => this.pets.has(page.petId) || this.users.has(page.userId));
+    if (dropped) this.meter.dropped(dropped);
     this.pets.clear();
     this.users.clear();
   }
@@ -48,11 +62,12 @@ class PageCache<V extends ShownPet> extends NotifiedCache<V> {
 
 export type PublicCaches = Awaited<ReturnType<typeof createPublicCaches>>;
 
-export async function createPublicCaches(database: Pick<DatabaseHandle, 'db' | 'listen'>, log: Pick<FastifyBaseLogger, 'warn'>) {
+export async function createPublicCaches(database: Pick<DatabaseHandle, 'db' | 'listen'>, log: Pick<FastifyBaseLogger, 'warn'>, meter: CacheMeter = unmetered) {
+  const meterOf = (name: PublicCacheName): NotifiedCacheMeter => ({ read: (hit) => meter.read(name, hit), dropped: (count) => meter.dropped(name, count) });
   // A walk through random chip numbers only pushes out the oldest answers (about 20 MB at most).
-  const lookups = new NotifiedCache<ChipRegistration>(TTL_MS, 100_000);
-  const profiles = new PageCache<ShownPet & { profile: PublicProfile }>(TTL_MS, 10_000);
-  const shortLinks = new PageCache<ShownPet & { publicId: string }>(TTL_MS, 10_000);
+  const lookups = new NotifiedCache<ChipRegistration>(TTL_MS, 100_000, meterOf('lookup'));
+  const profiles = new PageCache<ShownPet & { profile: PublicProfile }>(TTL_MS, 10_000, meterOf('profile'));
+  const shortLinks = new PageCache<ShownPet & { publicId: string }>(TTL_MS, 10_000, meterOf('short_link'));
   const chipIndex = new ChipIndex(database.db);
 
   const trouble = (channel: string) => (error: unknown) =>
@@ -84,6 +99,8 @@ export async function createPublicCaches(database: Pick<DatabaseHandle, 'db' | '
     chipIndex,
     profiles,
     shortLinks,
+    /** Whether every change to a public answer is heard now (the readiness check's "listener"). */
+    listening: () => chips.live() && pages.live(),
     close: () => Promise.all([chips.close(), pages.close()]).then(() => undefined),
   };
 }

@@ -4,6 +4,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, loggable } from '../../errors.js';
 import { perIp } from '../../http.js';
 import { builtFile, compressedCopies, compressedOnce, sendPage, type IndexPage, type PageCopies } from '../../indexPage.js';
+import { unmetered, type CacheMeter } from './caches.js';
 import { publicLimits } from './routes.js';
 import type { PublicService } from './service.js';
 
@@ -80,6 +81,8 @@ export interface FinderPageDeps {
   frame: () => string | null;
   /** The app's page, which renders any page in the browser: sent when a finder's page cannot be rendered here. */
   indexPage: IndexPage;
+  /** Hears whether each page came from those kept (counted for /metrics). */
+  meter?: CacheMeter;
 }
 
 /**
@@ -92,6 +95,7 @@ export interface FinderPageDeps {
  */
 export const finderPageRoutes: FastifyPluginAsync<FinderPageDeps> = async (app, deps) => {
   const settings = heldSettings(deps.settings);
+  const meter = deps.meter ?? unmetered;
   // Each load of the server entry, settled as null when it failed: no request (and no load nobody
   // waits for) meets a rejection, which would end the process. A failure is logged once until a load
   // succeeds again; meanwhile the browser renders the pages, as it does every screen.
@@ -148,7 +152,9 @@ export const finderPageRoutes: FastifyPluginAsync<FinderPageDeps> = async (app, 
       const path = request.url.split('?')[0]!;
       const keep = page.shown && path === page.canonicalPath ? page.shown : null;
       const known = keep ? kept.get(keep)?.get(path) : undefined;
-      if (known?.template === template && known.settings === data.settings) rendered = known;
+      const hit = known?.template === template && known.settings === data.settings;
+      meter.read('finder_page', hit);
+      if (hit) rendered = known;
       else {
         const loaded = await render;
         if (!loaded) {
