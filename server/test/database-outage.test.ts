@@ -1,12 +1,10 @@
 import { messages, type CreatedPet, type MicrochipLookup, type StaticData } from '@petreg/contract';
 import { eq, inArray, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { queryRows } from '../src/db/client.js';
 import { isDatabaseUnavailable } from '../src/db/errors.js';
 import { chips, pets } from '../src/db/schema.js';
 import { ADMIN_URL } from './globalSetup.js';
-import { call, createTestApp, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
+import { call, createTestApp, endConnections, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
 import { tcpProxy } from './tcpProxy.js';
 
 /**
@@ -16,7 +14,6 @@ import { tcpProxy } from './tcpProxy.js';
 describe.runIf(process.env.TEST_DB === 'postgres')('a PostgreSQL server out of reach', () => {
   let proxy: Awaited<ReturnType<typeof tcpProxy>>;
   let ctx: TestContext;
-  let databaseName: string;
   const lost: Error[] = [];
 
   beforeAll(async () => {
@@ -26,7 +23,6 @@ describe.runIf(process.env.TEST_DB === 'postgres')('a PostgreSQL server out of r
       env: { DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '2000' },
     });
     ctx.database.onConnectionError((error) => lost.push(error));
-    [{ name: databaseName }] = (await queryRows<{ name: string }>(ctx.database.db, sql`select current_database() as name`)) as [{ name: string }];
   });
   afterAll(async () => {
     proxy.close();
@@ -91,7 +87,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('a PostgreSQL server out of r
     // The server shuts down: it ends every connection (57P01) and takes no new one until it is back.
     proxy.refuse();
     onTestFinished(() => proxy.accept());
-    await endConnections();
+    await endConnections(ctx);
     // The pool's idle connections heard it; the process lives on.
     await vi.waitFor(() => expect(lost.map((error) => (error as { code?: string }).code)).toContain('57P01'));
 
@@ -110,16 +106,6 @@ describe.runIf(process.env.TEST_DB === 'postgres')('a PostgreSQL server out of r
     expect((await signUpOwner(ctx.app)).token).toBeTruthy();
   });
 
-  /** Ends every connection to the test's database, as a server shutting down does (57P01). */
-  async function endConnections() {
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    try {
-      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [databaseName]);
-    } finally {
-      await admin.end();
-    }
-  }
 
   it('under load, answers 503 while the server restarts and while it is frozen, never 500 or a hang, and loses no acknowledged write', async () => {
     const owners = await Promise.all(Array.from({ length: 3 }, () => signUpOwner(ctx.app)));
@@ -152,7 +138,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('a PostgreSQL server out of r
       // A restart: every connection ended, none taken until the server is back.
       proxy.refuse();
       try {
-        await endConnections();
+        await endConnections(ctx);
         await more(503, 6);
       } finally {
         await proxy.accept();

@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { queryRows } from '../src/db/client.js';
 import { createReadiness, type Readiness } from '../src/modules/operations/readiness.js';
 import { ADMIN_URL } from './globalSetup.js';
-import { createTestApp, type TestContext } from './helpers.js';
+import { createTestApp, endConnections, type TestContext } from './helpers.js';
 import { tcpProxy } from './tcpProxy.js';
 
 let ctx: TestContext;
@@ -87,32 +86,20 @@ describe('/livez and /readyz', () => {
 describe.runIf(process.env.TEST_DB === 'postgres')('/readyz on a PostgreSQL server', () => {
   let proxy: Awaited<ReturnType<typeof tcpProxy>>;
   let served: TestContext;
-  let databaseName: string;
 
   beforeAll(async () => {
     proxy = await tcpProxy(Number(new URL(ADMIN_URL).port));
     served = await createTestApp({ databasePort: proxy.port, env: { DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '2000' } });
-    databaseName = (await queryRows<{ name: string }>(served.database.db, sql`select current_database() as name`))[0]!.name;
   });
   afterAll(async () => {
     proxy.close();
     await served.close();
   });
 
-  /** Ends every connection to the test's database, the listening one among them, as a restart does. */
-  async function endConnections() {
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    try {
-      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [databaseName]);
-    } finally {
-      await admin.end();
-    }
-  }
 
   it('says the listener is down while its connection is lost, and ready again once it listens anew', async () => {
     expect(await probe(served, '/readyz')).toEqual({ status: 200, result: allReady });
-    await endConnections();
+    await endConnections(served);
     await vi.waitFor(async () => expect(await probe(served, '/readyz')).toEqual({ status: 503, result: { ...allReady, ready: false, listener: 'down' } }), {
       timeout: 3000,
       interval: 20,
@@ -123,7 +110,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('/readyz on a PostgreSQL serv
   it('is not ready while the server is down, and the process still answers; ready again by itself', async () => {
     proxy.refuse();
     onTestFinished(() => proxy.accept());
-    await endConnections();
+    await endConnections(served);
     await vi.waitFor(
       async () => expect(await probe(served, '/readyz')).toEqual({ status: 503, result: { ready: false, database: 'unreachable', migrations: 'unchecked', listener: 'down' } }),
       { timeout: 5000, interval: 100 },

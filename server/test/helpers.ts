@@ -211,6 +211,17 @@ export async function registerPet(app: FastifyInstance, token: string, chipId: s
   return body.result!.pet;
 }
 
+/** Ends every connection to the test's database on the server, the listening one among them, as a restart does (57P01). */
+export async function endConnections(ctx: TestContext) {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [new URL(ctx.databaseUrl!).pathname.slice(1)]);
+  } finally {
+    await admin.end();
+  }
+}
+
 /** Puts a pet and its chip on a plan for a year, as a payment would: its chip is then found by the lookup. */
 export async function activatePet(database: DatabaseHandle, petId: number, chip: Partial<typeof chips.$inferInsert> = {}) {
   await database.db.update(pets).set({ isActive: true }).where(eq(pets.id, petId));
