@@ -9,12 +9,19 @@ import { freePort } from './helpers.js';
  */
 export async function smtpSink(delayMs = 0) {
   const received: { to: string; subject: string }[] = [];
+  // While held, a message is answered only once released (then after its delay).
+  let released: Promise<void> = Promise.resolve();
+  let release = () => {};
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     closeTimeout: 100,
     onData(stream, session, callback) {
       simpleParser(stream)
+        .then(async (mail) => {
+          await released;
+          return mail;
+        })
         .then((mail) =>
           setTimeout(() => {
             for (const to of session.envelope.rcptTo) received.push({ to: to.address.toLowerCase(), subject: mail.subject ?? '' });
@@ -31,6 +38,11 @@ export async function smtpSink(delayMs = 0) {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    /** Answers no message from now on until `release`: a run of e-mails stays in the middle as long as a test needs. */
+    hold() {
+      released = new Promise((resolve) => (release = resolve));
+    },
+    release: () => release(),
     /** How many messages each of the addresses got. */
     countsFor(addresses: string[]) {
       const wanted = new Set(addresses);

@@ -106,6 +106,10 @@ export async function openDatabase(options: {
     // Without a listener, an idle connection the server ends would end the process ('error' event).
     const connectionErrors = new Set<(error: Error) => void>();
     pool.on('error', (error) => connectionErrors.forEach((listener) => listener(error)));
+    // Nor may one the server ends while a transaction holds it between two statements (a restart
+    // under load): the pool hears only idle ones. The transaction's next statement fails (503), and
+    // the pool drops the connection when it comes back.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg({ client: pool, schema });
     const subscriptions = new Set<Subscription>();
     const close = async () => {
