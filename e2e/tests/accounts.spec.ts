@@ -96,7 +96,7 @@ test.describe('[ACCOUNTS]', () => {
     await expect(page.getByText('Invalid email or password')).toBeVisible();
     await signIn(page, owner.email, owner.password);
     await expect(page).toHaveURL(/\/client\/profile$/);
-    await expect(page.getByRole('heading', { name: 'Your Profile' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Your Profile', exact: true })).toBeVisible();
   });
 
   test('an owner who forgot the password resets it through the e-mailed link', async ({ page, request }) => {
@@ -204,7 +204,7 @@ test.describe('[ACCOUNTS]', () => {
     await signIn(page, owner.email, owner.password);
     await expect(page.getByRole('button', { name: /^Hi, / })).toBeVisible();
     await page.goto('/client/profile');
-    const profile = page.getByRole('heading', { name: 'Your Profile' });
+    const profile = page.getByRole('heading', { name: 'Your Profile', exact: true });
     await expect(profile).toBeVisible();
     await expect(page.getByLabel('First Name')).toBeDisabled();
 

@@ -32,7 +32,7 @@ test.describe('reminders', () => {
     await expect(renewals).not.toBeChecked();
 
     await page.reload();
-    await expect(page.getByRole('heading', { name: 'Your Profile' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Your Profile', exact: true })).toBeVisible();
     await expect(renewals).not.toBeChecked();
     await expect(chipScans).toBeChecked();
     const current = await request.get('/api/v2/Users/current-user', { headers: { authorization: `Bearer ${owner.token}` } });
