@@ -85,8 +85,8 @@ export function loggerOptions(config: Pick<Config, 'logLevel' | 'logFormat'>) {
 const trustedHops = (trust: Config['trustProxy']) => (typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust);
 
 /**
- * Writes in progress at once on the embedded database: at the 10 to 20 ms of database time a pet's
- * update takes there, the last of them answers within about half a second.
+ * Writes in progress at once on the embedded database: a pet's update takes about 8 ms there
+ * (bench:load, 2 cores), so the last of them answers within about half a second.
  */
 const EMBEDDED_WRITES_MAX = 32;
 

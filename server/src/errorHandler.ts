@@ -10,8 +10,8 @@ import { withImageBodyLimit } from './http.js';
 const RETRY_AFTER_S = 5;
 
 /** 503 with Retry-After in the product's words: the same request may succeed in a moment. */
-export const answerUnavailable = (reply: FastifyReply) =>
-  reply.status(503).header('retry-after', String(RETRY_AFTER_S)).send(failure([messages.serviceUnavailable]));
+export const answerUnavailable = (reply: FastifyReply, retryAfterS = RETRY_AFTER_S) =>
+  reply.status(503).header('retry-after', String(retryAfterS)).send(failure([messages.serviceUnavailable]));
 
 /**
  * Every error as the API answers it: the product's words, one message per field, 503 while the database

@@ -1,6 +1,6 @@
-import { failure, messages } from '@petreg/contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { answerUnavailable } from '../errorHandler.js';
 
 export interface WriteAdmissionOptions {
   /** Writes let in at once; one more is refused until one of them has answered. */
@@ -23,7 +23,7 @@ export const writeAdmissionPlugin = fp(async (app: FastifyInstance, { maxInFligh
   app.addHook('onRequest', (request, reply, done) => {
     if (reads.has(request.method)) return done();
     if (inFlight >= maxInFlight) {
-      void reply.status(503).header('retry-after', String(retryAfterS)).send(failure([messages.serviceUnavailable]));
+      void answerUnavailable(reply, retryAfterS);
       return;
     }
     inFlight++;
