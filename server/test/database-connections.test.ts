@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase, queryRows } from '../src/db/client.js';
 import { isDatabaseUnavailable } from '../src/db/errors.js';
 import { ADMIN_URL } from './globalSetup.js';
+import { tcpProxy } from './tcpProxy.js';
 
 /** The pool's connections to a PostgreSQL server, each with its statement timeout from the first statement on. */
 describe.runIf(process.env.TEST_DB === 'postgres')('connections to a PostgreSQL server', () => {
@@ -42,6 +43,60 @@ describe.runIf(process.env.TEST_DB === 'postgres')('connections to a PostgreSQL 
       expect((await queryRows<{ one: number }>(database.db, sql`select 1 as one`))[0]!.one).toBe(1);
     } finally {
       await database.close();
+    }
+  });
+
+  /** A pool on the server through a proxy that can freeze, with short timeouts. */
+  async function throughProxy() {
+    const proxy = await tcpProxy(Number(new URL(ADMIN_URL).port));
+    const url = new URL(ADMIN_URL);
+    url.port = String(proxy.port);
+    const database = await openDatabase({ url: url.toString(), dataDir: null, timeouts: { connectMs: 1000, statementMs: 300 } });
+    return {
+      proxy,
+      database,
+      pid: async () => (await queryRows<{ pid: number }>(database.db, sql`select pg_backend_pid() as pid`))[0]!.pid,
+      async close() {
+        proxy.thaw();
+        await database.close();
+        proxy.close();
+      },
+    };
+  }
+
+  it('gives back the connection of a transaction whose BEGIN the server never answered', async () => {
+    const peer = await throughProxy();
+    try {
+      await peer.pid();
+      peer.proxy.freeze();
+      const failure = await peer.database.db.transaction((tx) => queryRows(tx, sql`select 1`)).then(() => null, (error: unknown) => error);
+      peer.proxy.thaw();
+      expect(isDatabaseUnavailable(failure)).toBe(true);
+      // Nothing stays checked out (a restart under load would otherwise use the pool up).
+      const use = peer.database.poolUse!();
+      expect(use.total - use.idle).toBe(0);
+      expect(await peer.database.db.transaction((tx) => queryRows<{ one: number }>(tx, sql`select 1 as one`))).toEqual([{ one: 1 }]);
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it('drops, rather than reuses, the connection of a transaction whose statement the server never answered', async () => {
+    const peer = await throughProxy();
+    try {
+      const first = await peer.pid();
+      const failure = await peer.database.db
+        .transaction(async (tx) => {
+          await queryRows(tx, sql`select 1`);
+          peer.proxy.freeze();
+          await queryRows(tx, sql`select 2`);
+        })
+        .then(() => null, (error: unknown) => error);
+      peer.proxy.thaw();
+      expect(isDatabaseUnavailable(failure)).toBe(true);
+      expect(await peer.pid()).not.toBe(first);
+    } finally {
+      await peer.close();
     }
   });
 });

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { migrationsFolder } from '../paths.js';
 import { lockDataDir } from './dataDirLock.js';
 import { listenOnServer } from './listening.js';
+import { TransactionPool } from './transactionPool.js';
 import * as schema from './schema.js';
 
 export { DatabaseInUseError } from './dataDirLock.js';
@@ -88,7 +89,7 @@ export async function openDatabase(options: {
   if (options.url) {
     const url = options.url;
     const limits = options.timeouts;
-    const pool = new pg.Pool({
+    const pool = new TransactionPool({
       connectionString: url,
       max: 10,
       keepAlive: true,

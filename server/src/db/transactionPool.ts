@@ -1,0 +1,39 @@
+import pg from 'pg';
+import { isDatabaseUnavailable } from './errors.js';
+
+/**
+ * A pool whose transactions give their connection back whatever fails. drizzle 0.45's pooled
+ * transaction runs BEGIN before the `try` whose `finally` releases the connection
+ * (drizzle-orm#6241): a BEGIN on a connection the server ended or froze kept it checked out for
+ * good, so a few restarts under load used up the pool and every later request waited. It also gives
+ * back as healthy a connection whose statement timed out or whose server went away. The connections
+ * this pool hands out by promise (drizzle's transactions only; `pool.query` takes them by callback)
+ * release themselves when BEGIN fails, and are dropped rather than reused once one of their
+ * statements found the database unavailable.
+ */
+export class TransactionPool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  override connect(callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void) {
+    if (callback) return super.connect(callback);
+    return super.connect().then(releasedOnFailure);
+  }
+}
+
+function releasedOnFailure(client: pg.PoolClient): pg.PoolClient {
+  let unavailable: Error | undefined;
+  let released = false;
+  const release = (error?: Error | boolean) => {
+    if (released) return;
+    released = true;
+    client.release(error ?? unavailable);
+  };
+  const query = (statement: string | pg.QueryConfig, values?: unknown[]) =>
+    client.query(statement, values).catch((error: Error) => {
+      if (isDatabaseUnavailable(error)) unavailable = error;
+      if (/^\s*begin\b/i.test(typeof statement === 'string' ? statement : statement.text)) release(error);
+      throw error;
+    });
+  // Everything else (what drizzle reads of a connection) is the connection's own.
+  return Object.assign(Object.create(client) as pg.PoolClient, { query, release });
+}
