@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { messages, type AuthResult, type User } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -297,8 +298,20 @@ describe('every answer', () => {
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ succeeded: false, result: null, errors: [messages.notFound] });
     expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    // Data: nothing in it may load, run or be framed.
+    expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+    expect(response.headers['cross-origin-opener-policy']).toBeUndefined();
+  });
+
+  it("gives pages, and the API's own pages (an alert e-mail's unsubscribe link), the pages' policy", async () => {
+    for (const url of ['/client/pet', `/api/v2/email/unsubscribe/${randomUUID()}`]) {
+      const response = await ctx.app.inject({ method: 'GET', url });
+      expect(response.headers['content-security-policy'], url).toContain("default-src 'self'");
+      expect(response.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+    }
   });
 
   it('answers 400 in the envelope for a body that is not JSON', async () => {

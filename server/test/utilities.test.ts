@@ -81,7 +81,8 @@ describe('utilities', () => {
       url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
       attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
     });
-    expect(answer.headers['content-security-policy']).toMatch(/img-src [^;]*https:\/\/tile\.openstreetmap\.org/);
+    const page = await ctx.app.inject({ method: 'GET', url: '/client/alerts' });
+    expect(page.headers['content-security-policy']).toMatch(/img-src [^;]*https:\/\/tile\.openstreetmap\.org/);
   });
 
   it("settings give an operator's tile server (MAP_TILE_URL) and credit, which the page's policy lets load even without TLS", async () => {
@@ -90,7 +91,8 @@ describe('utilities', () => {
     });
     const answer = await configured.app.inject({ method: 'GET', url: '/api/v2/utilities/settings' });
     expect(answer.json().result.mapTiles).toEqual({ url: 'http://{s}.tiles.example.net/osm/{z}/{x}/{y}.png', attribution: 'Tiles by Example' });
-    expect(answer.headers['content-security-policy']).toMatch(/img-src [^;]*http:\/\/\*\.tiles\.example\.net[ ;]/);
+    const page = await configured.app.inject({ method: 'GET', url: '/client/alerts' });
+    expect(page.headers['content-security-policy']).toMatch(/img-src [^;]*http:\/\/\*\.tiles\.example\.net[ ;]/);
     // The operator's tiles win over Google's: the portal serves none.
     expect((await configured.app.inject({ method: 'GET', url: '/api/v2/site/map-tile/1/0/0' })).statusCode).toBe(404);
     await configured.close();

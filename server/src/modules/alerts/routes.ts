@@ -75,7 +75,7 @@ export const alertRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = asyn
   // Opened in a browser (or by a mail scanner): a page with a button; nothing changes.
   app.get(
     '/email/unsubscribe/:token',
-    { schema: { tags, params: alertEmailTokenParams, hide: true }, config: perIp(rateLimits.unsubscribe) },
+    { schema: { tags, params: alertEmailTokenParams, hide: true }, config: { ...perIp(rateLimits.unsubscribe), document: true } },
     async (request, reply) => {
       const email = await alerts.recipientOf(request.params.token.toLowerCase());
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
@@ -90,7 +90,7 @@ export const alertRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = asyn
     // The mail client's one-click POST, or the page's button: unsubscribed at once.
     form.withTypeProvider<ZodTypeProvider>().post(
       '/email/unsubscribe/:token',
-      { schema: { tags, params: alertEmailTokenParams, hide: true }, config: perIp(rateLimits.unsubscribe), bodyLimit: formBodyLimit },
+      { schema: { tags, params: alertEmailTokenParams, hide: true }, config: { ...perIp(rateLimits.unsubscribe), document: true }, bodyLimit: formBodyLimit },
       async (request, reply) => {
         const email = await alerts.unsubscribe(request.params.token.toLowerCase());
         reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
@@ -100,7 +100,7 @@ export const alertRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = asyn
     // The preferences page's form: saved, or shown again with its messages (400).
     form.withTypeProvider<ZodTypeProvider>().post(
       '/email/preferences/:token',
-      { schema: { tags, params: alertPreferencesTokenParams, hide: true }, config: perIp(rateLimits.preferences), bodyLimit: formBodyLimit },
+      { schema: { tags, params: alertPreferencesTokenParams, hide: true }, config: { ...perIp(rateLimits.preferences), document: true }, bodyLimit: formBodyLimit },
       async (request, reply) => {
         const body = (request.body ?? {}) as PreferencesFormValues;
         const outcome = await alerts.savePreferences(request.params.token, typeof body === 'object' ? body : {}, new Date());
@@ -114,7 +114,7 @@ export const alertRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = asyn
   // The signed preferences link of an alert e-mail: the address's choices, in a form; a GET changes nothing.
   app.get(
     '/email/preferences/:token',
-    { schema: { tags, params: alertPreferencesTokenParams, hide: true }, config: perIp(rateLimits.preferences) },
+    { schema: { tags, params: alertPreferencesTokenParams, hide: true }, config: { ...perIp(rateLimits.preferences), document: true } },
     async (request, reply) => {
       const view = await alerts.preferencesOf(request.params.token, new Date());
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');

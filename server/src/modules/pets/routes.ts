@@ -37,7 +37,7 @@ export const petRoutes: FastifyPluginAsyncZod<{ pets: PetService; cards: ReturnT
 
   app.get(
     '/Pet/:id/card.pdf',
-    { schema: { tags, params: idParams, querystring: petCardQuery }, config: { auth: 'signedIn', ...perUser(CARD_LIMIT) } },
+    { schema: { tags, params: idParams, querystring: petCardQuery }, config: { auth: 'signedIn', ...perUser(CARD_LIMIT), document: true } },
     async (request, reply) => {
       const { name, pdf } = await cards.card(sessionOf(request), request.params.id, request.query.size);
       // The name goes in the header's UTF-8 form only; the ASCII fallback keeps letters and digits.
