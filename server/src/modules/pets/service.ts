@@ -13,13 +13,14 @@ import type { FileStorage, ServedFile } from '../../adapters/storage/index.js';
 import { recordAudit } from '../../db/audit.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { breeds, chips, chipTypes, petBreeds, pets, shortLinks, species } from '../../db/schema.js';
+import { breeds, chips, petBreeds, pets, shortLinks } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { findZip } from '../../geography.js';
 import { isAdministrator, mayActFor, type Session } from '../../plugins/auth.js';
 import { cancelOpenCheckouts, currentChip } from '../payments/shared.js';
 import { createShortLink } from '../public/shortLinks.js';
 import { findOwnedPet } from './ownership.js';
+import { createPetReferences } from './references.js';
 import { discardImage, imageFolders, imageUrl, isStoredImageName, keptImage, resolveImageField, squareCopy } from '../../adapters/storage/images.js';
 import { RecentCache } from '../../recent.js';
 
@@ -36,12 +37,13 @@ const SQUARE_COPIES_MAX = 2000;
 export function createPetService(deps: { db: Database; storage: FileStorage }) {
   const { db, storage } = deps;
   const squareCopies = new RecentCache<string, Buffer>(Infinity, SQUARE_COPIES_MAX);
+  const references = createPetReferences(db);
 
   /** Pets with their species, breeds and current chips, in the shape of spec section 3. */
   async function toPets(rows: PetRow[]): Promise<Pet[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const [breedRows, chipRows, speciesRows, linkRows] = await Promise.all([
+    const [breedRows, chipRows, speciesName, linkRows] = await Promise.all([
       db
         .select({ petId: petBreeds.petId, id: breeds.id, name: breeds.name })
         .from(petBreeds)
@@ -53,10 +55,9 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
         .from(chips)
         .where(and(inArray(chips.petId, ids), isNull(chips.removedAt)))
         .orderBy(asc(chips.id)),
-      db.select().from(species).where(inArray(species.id, [...new Set(rows.flatMap((r) => (r.speciesId ? [r.speciesId] : [])))])),
+      references.speciesNames(rows.flatMap((r) => (r.speciesId ? [r.speciesId] : []))),
       db.select().from(shortLinks).where(inArray(shortLinks.petId, ids)),
     ]);
-    const speciesName = new Map(speciesRows.map((s) => [s.id, s.name]));
     const shortId = new Map(linkRows.map((l) => [l.petId, l.code]));
     const now = Date.now();
     return rows.map((row) => {
@@ -107,19 +108,9 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
 
   /** Refuses a species, breed or brand that does not exist, or breeds of another species. */
   async function checkReferences(input: PetRegistration | PetProfile) {
-    const [speciesRow] = await db.select({ id: species.id }).from(species).where(eq(species.id, input.speciesId));
-    if (!speciesRow) throw badRequest(messages.petSpeciesRequired);
-    if (input.breeds.length > 0) {
-      const found = await db
-        .select({ id: breeds.id })
-        .from(breeds)
-        .where(and(inArray(breeds.id, input.breeds.map((b) => b.id)), eq(breeds.speciesId, input.speciesId)));
-      if (found.length !== new Set(input.breeds.map((b) => b.id)).size) throw badRequest(messages.breedsOfSpecies);
-    }
-    if (input.chipTypeId) {
-      const [brand] = await db.select({ id: chipTypes.id }).from(chipTypes).where(eq(chipTypes.id, input.chipTypeId));
-      if (!brand) throw badRequest(messages.chipTypeRequired);
-    }
+    if (!(await references.speciesExists(input.speciesId))) throw badRequest(messages.petSpeciesRequired);
+    if (!(await references.breedsOf(input.speciesId, input.breeds.map((b) => b.id)))) throw badRequest(messages.breedsOfSpecies);
+    if (input.chipTypeId && !(await references.brandExists(input.chipTypeId))) throw badRequest(messages.chipTypeRequired);
   }
 
   /** A last-seen ZIP must be one the ZIP table knows: the alert's radius is measured from its centre. */
