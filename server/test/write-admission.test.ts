@@ -55,4 +55,33 @@ describe.runIf(process.env.TEST_DB === 'pglite')('writes queued on the embedded 
     expect((await Promise.all(waiting)).map((answer) => answer.status)).toEqual(Array(32).fill(200));
     expect((await rename('Biscuit again')).status).toBe(200);
   });
+
+  it('answers a kept answer asked over the network while writes queue, before the queue has drained', async () => {
+    const { token } = await signUpOwner(ctx.app);
+    const chip = uniqueChip();
+    const pet = await registerPet(ctx.app, token, chip);
+    await activatePet(ctx.database, pet.id);
+    expect((await call(ctx.app, 'GET', `utilities/microchip-lookup?id=${chip}`)).status).toBe(200);
+    const { brands } = (await call<StaticData>(ctx.app, 'GET', 'utilities/static-data')).body.result!;
+    const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+
+    // Writes of other pets, each several statements, queued at once.
+    const others = await Promise.all(Array.from({ length: 30 }, () => registerPet(ctx.app, token, uniqueChip())));
+    const written: number[] = [];
+    const writes = others.map((other, i) =>
+      call(ctx.app, 'PUT', `Pet/${other.id}`, {
+        token,
+        body: { id: other.id, name: `Rex ${i}`, chipId: other.chips[0]!.chipId, confirmChip: other.chips[0]!.chipId, chipTypeId: brands[0]!.id, speciesId: other.speciesId },
+      }).then((answer) => {
+        written.push(performance.now());
+        return answer.status;
+      }),
+    );
+    const answer = await fetch(`${address}/api/v2/utilities/microchip-lookup?id=${chip}`);
+    const answeredAt = performance.now();
+    expect(answer.status).toBe(200);
+    expect(await Promise.all(writes)).toEqual(Array(30).fill(200));
+    // Without turns, the request was read only once every write had run.
+    expect(written.filter((at) => at > answeredAt).length).toBeGreaterThanOrEqual(15);
+  });
 });

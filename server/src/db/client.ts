@@ -145,6 +145,7 @@ export async function openDatabase(options: {
       extensions: { cube, earthdistance, pg_trgm },
       loadDataDir: options.snapshot,
     });
+    takeTurnsWithRequests(client);
     const db = drizzlePglite({ client, schema });
     const close = async () => {
       await client.close();
@@ -176,6 +177,34 @@ export async function openDatabase(options: {
     await releaseDataDir();
     throw error;
   }
+}
+
+/**
+ * PGlite runs each statement on the portal's own thread, and hands its lock from one waiting statement
+ * to the next without a pause: while writes queue, the requests already in (a kept public answer, the
+ * health check) waited for the whole queue to drain, seconds under load. Statements and transactions
+ * now take turns, one after the other, and every few milliseconds the process reads the requests that
+ * came in before the next one runs.
+ */
+const REQUESTS_READ_EVERY_MS = 4;
+
+function takeTurnsWithRequests(client: PGlite): void {
+  let previous: Promise<unknown> = Promise.resolve();
+  let readAt = performance.now();
+  const readRequests = async () => {
+    if (performance.now() - readAt < REQUESTS_READ_EVERY_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    readAt = performance.now();
+  };
+  const inTurn = <T>(run: () => Promise<T>): Promise<T> => {
+    const turn = previous.then(readRequests).then(run);
+    previous = turn.catch(() => {});
+    return turn;
+  };
+  const query = client.query.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = ((...args: Parameters<typeof query>) => inTurn(() => query(...args))) as typeof client.query;
+  client.transaction = ((callback: Parameters<typeof transaction>[0]) => inTurn(() => transaction(callback))) as typeof client.transaction;
 }
 
 function handle(
