@@ -1,4 +1,3 @@
-import twilio from 'twilio';
 import type RequestClient from 'twilio/lib/base/RequestClient.js';
 import type { TwilioSettings } from '../../config.js';
 import { NumberRefusedError, TextOutcomeUnknownError, TextProviderUnavailableError, type Texter } from './index.js';
@@ -54,23 +53,30 @@ export function twilioError(error: unknown): Error {
 }
 
 /**
- * The SDK's own HTTP client, sending to `apiUrl` instead of Twilio's hosts (a local Twilio-shaped
- * server in tests); the path, the credentials and the form body stay as the SDK wrote them.
+ * A Twilio client, the SDK loaded with it (a sixth of a second, not at every start). With `apiUrl`
+ * (a local Twilio-shaped server in tests) the SDK's own HTTP client sends there instead of Twilio's
+ * hosts; the path, the credentials and the form body stay as the SDK wrote them.
  */
-class RedirectedRequestClient extends twilio.RequestClient {
-  constructor(
-    private readonly apiUrl: URL,
-    options: ConstructorParameters<typeof twilio.RequestClient>[0],
-  ) {
-    super(options);
-  }
+async function twilioClient(settings: TwilioSettings, timeoutMs: number) {
+  const { default: twilio } = await import('twilio');
+  class RedirectedRequestClient extends twilio.RequestClient {
+    constructor(
+      private readonly apiUrl: URL,
+      options: ConstructorParameters<typeof twilio.RequestClient>[0],
+    ) {
+      super(options);
+    }
 
-  override request<TData>(options: RequestClient.RequestOptions<TData>) {
-    const uri = new URL(options.uri);
-    uri.protocol = this.apiUrl.protocol;
-    uri.host = this.apiUrl.host;
-    return super.request<TData>({ ...options, uri: uri.href });
+    override request<TData>(options: RequestClient.RequestOptions<TData>) {
+      const uri = new URL(options.uri);
+      uri.protocol = this.apiUrl.protocol;
+      uri.host = this.apiUrl.host;
+      return super.request<TData>({ ...options, uri: uri.href });
+    }
   }
+  const httpOptions = { timeout: timeoutMs, keepAlive: true };
+  const httpClient = settings.apiUrl ? new RedirectedRequestClient(new URL(settings.apiUrl), httpOptions) : new twilio.RequestClient(httpOptions);
+  return twilio(settings.accountSid, settings.authToken, { httpClient });
 }
 
 /**
@@ -80,13 +86,12 @@ class RedirectedRequestClient extends twilio.RequestClient {
  * created since the timed-out attempt.
  */
 export function createTwilioTexter(settings: TwilioSettings, statusCallbackUrl: string, timeoutMs = TWILIO_TIMEOUT_MS): Texter {
-  const httpOptions = { timeout: timeoutMs, keepAlive: true };
-  const httpClient = settings.apiUrl ? new RedirectedRequestClient(new URL(settings.apiUrl), httpOptions) : new twilio.RequestClient(httpOptions);
-  const client = twilio(settings.accountSid, settings.authToken, { httpClient });
+  let client: ReturnType<typeof twilioClient> | null = null;
+  const connected = () => (client ??= twilioClient(settings, timeoutMs));
   return {
     async send(message) {
       try {
-        const sent = await client.messages.create({ to: message.to, body: message.body, statusCallback: statusCallbackUrl, ...settings.sender });
+        const sent = await (await connected()).messages.create({ to: message.to, body: message.body, statusCallback: statusCallbackUrl, ...settings.sender });
         return { providerId: sent.sid };
       } catch (error) {
         throw twilioError(error);
@@ -95,7 +100,7 @@ export function createTwilioTexter(settings: TwilioSettings, statusCallbackUrl: 
     async findSent(message, since) {
       try {
         const from = 'from' in settings.sender ? { from: settings.sender.from } : {};
-        const listed = await client.messages.list({ to: message.to, ...from, limit: LOOKUP_LIMIT, pageSize: LOOKUP_LIMIT });
+        const listed = await (await connected()).messages.list({ to: message.to, ...from, limit: LOOKUP_LIMIT, pageSize: LOOKUP_LIMIT });
         const after = since.getTime() - CLOCK_SLACK_MS;
         return listed.filter((m) => m.body === message.body && m.dateCreated && m.dateCreated.getTime() >= after).map((m) => m.sid);
       } catch (error) {
