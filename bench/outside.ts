@@ -151,15 +151,27 @@ export interface Row extends Measured {
   load: number[];
 }
 
-/** Each target right after the bare route (warmed beforehand), both for `seconds`. */
+/** Times each target is measured beside the bare route (BENCH_ROUNDS); its row is the round of the median share. */
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+/**
+ * Each target right after the bare route (both warmed beforehand), both for `seconds`, in ROUNDS
+ * rounds: on a shared machine one pair of runs swings by a third either way, so the row is the round
+ * whose share of the bare route is the median.
+ */
 export async function measureBesideBare(bareOrigin: string, targets: Target[], seconds: number, connections = CONNECTIONS): Promise<Row[]> {
   for (const target of [...new Set(targets.map((t) => t.barePath ?? '/bare'))]) await measure({ url: `${bareOrigin}${target}` }, 1, connections);
   for (const target of targets) await measure(target, 1, connections);
   const rows: Row[] = [];
   for (const target of targets) {
-    const bare = await measure({ url: `${bareOrigin}${target.barePath ?? '/bare'}`, headers: target.headers }, seconds, connections);
-    const row = await measure(target, seconds, connections);
-    rows.push({ ...row, target, bare, load: loadavg() });
+    const rounds: Row[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const bare = await measure({ url: `${bareOrigin}${target.barePath ?? '/bare'}`, headers: target.headers }, seconds, connections);
+      const row = await measure(target, seconds, connections);
+      rounds.push({ ...row, target, bare, load: loadavg() });
+    }
+    rounds.sort((a, b) => a.rps / a.bare.rps - b.rps / b.bare.rps);
+    rows.push(rounds[Math.floor(rounds.length / 2)]!);
   }
   return rows;
 }

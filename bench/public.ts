@@ -11,7 +11,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { API, buildUnlessTold, CONNECTIONS, measureBesideBare, onEachDatabase, printRows, ROOT, startBare, startPortal, type Target } from './outside.js';
+import { API, buildUnlessTold, CONNECTIONS, measureBesideBare, onEachDatabase, printRows, ROOT, ROUNDS, startBare, startPortal, type Target } from './outside.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const PORTAL_DIR = process.env.BENCH_PORTAL_DIR ?? ROOT;
@@ -112,7 +112,7 @@ async function run(label: string, bareOrigin: string, dataDir: string, databaseU
   const load = loadavg();
   const again = await startPortal(PORTAL_DIR, dataDir, databaseUrl, PORTAL_ENV);
   await again.stop();
-  console.log(`\n${label}, ${CONNECTIONS} connections, ${DURATION_S} s each, each beside the bare route measured just before it; the portal (${PORTAL_DIR}) at its default log level`);
+  console.log(`\n${label}, ${CONNECTIONS} connections, ${DURATION_S} s each, each beside the bare route measured just before it, the median of ${ROUNDS} rounds; the portal (${PORTAL_DIR}) at its default log level`);
   console.log(`(load average at the end ${load.map((l) => l.toFixed(2)).join(' ')})`);
   printRows(rows);
   const restartMs = again.startMs;
