@@ -76,6 +76,19 @@ export async function api<T>(base: string, method: string, path: string, body?: 
   return ((await response.json()) as { result: T }).result;
 }
 
+/** A breed as the pet form sends it. */
+export interface Breed {
+  id: number;
+  name: string;
+}
+
+/** The first breed of the dog species, as the pet form offers it. */
+export async function dogBreed(base: string): Promise<Breed> {
+  const { species } = await api<RegistrationChoices>(base, 'GET', 'utilities/static-data');
+  const breeds = await api<Breed[]>(base, 'GET', `utilities/breeds-by-species/${species.find((s) => s.name === 'Dog')!.id}`);
+  return breeds[0]!;
+}
+
 export interface RegisteredPet {
   /** The owner's session. */
   token: string;
@@ -83,6 +96,8 @@ export interface RegisteredPet {
   publicId: string;
   shortId: string;
   chipId: string;
+  /** The stored photo's name, which the edit form sends back to keep it. */
+  image: string | null;
 }
 
 /**
@@ -91,9 +106,9 @@ export interface RegisteredPet {
  */
 export async function registerPet(
   base: string,
-  options: { photo?: string; phoneNumber?: string; address?: string; email?: string } = {},
+  options: { photo?: string; phoneNumber?: string; address?: string; email?: string; breeds?: Breed[] } = {},
 ): Promise<RegisteredPet> {
-  const { photo, phoneNumber = '(415) 555-2671', address, email = `bench-pages-${randomUUID()}@example.com` } = options;
+  const { photo, phoneNumber = '(415) 555-2671', address, email = `bench-pages-${randomUUID()}@example.com`, breeds } = options;
   const { token } = await api<{ token: string }>(
     base,
     'POST',
@@ -104,12 +119,12 @@ export async function registerPet(
   );
   const choices = await api<RegistrationChoices>(base, 'GET', 'utilities/static-data', undefined, undefined, address);
   const chipId = `985${String(Date.now()).slice(-9)}${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
-  const registration = { ...dogRegistration(chipId, choices), ...(photo ? { image: photo } : {}) };
+  const registration = { ...dogRegistration(chipId, choices), ...(photo ? { image: photo } : {}), ...(breeds ? { breeds } : {}) };
   const { pet } = await api<{ pet: Omit<RegisteredPet, 'chipId'> }>(base, 'POST', 'Pet/create-pet', registration, token, address);
   const { plans } = await api<{ plans: { id: number; oneTime: boolean }[] }>(base, 'GET', 'pet/plans', undefined, undefined, address);
   await api(base, 'PUT', 'Pet/update-plan', { id: pet.id, planId: plans.find((p) => !p.oneTime)!.id }, token, address);
   const { location } = await api<{ location: string }>(base, 'GET', `checkout/stripe-subscription/${pet.id}?petFlow=true`, undefined, token, address);
   const sessionId = new URL(location).pathname.split('/').pop()!;
   await api(base, 'POST', `checkout/local/${sessionId}/pay`, { name: 'Jamie Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' }, token, address);
-  return { token, id: pet.id, publicId: pet.publicId, shortId: pet.shortId, chipId };
+  return { token, id: pet.id, publicId: pet.publicId, shortId: pet.shortId, chipId, image: pet.image };
 }

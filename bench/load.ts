@@ -12,9 +12,10 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { dogRegistration, type RegistrationChoices } from '../e2e/tests/registration.js';
-import { api, registerPet, requireBuild, startBuiltPortal, type RegisteredPet } from './builtPortal.js';
+import { api, dogBreed, registerPet, requireBuild, startBuiltPortal, type Breed, type RegisteredPet } from './builtPortal.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -48,7 +49,10 @@ interface Tally {
   statuses: Map<string, number>;
 }
 
-function send(agent: Agent, base: string, method: string, path: string, token?: string, body?: unknown): Promise<number | 'timeout' | 'error'> {
+/** The Retry-After of the last answer that had one, by status: a client told to wait waits before its next call. */
+const retryAfter = new Map<number, number>();
+
+function send(agent: Agent, base: string, method: string, path: string, token?: string, body?: unknown): Promise<number | string> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve) => {
     const url = new URL(`/api/v2/${path}`, base);
@@ -58,8 +62,17 @@ function send(agent: Agent, base: string, method: string, path: string, token?: 
         ...(token ? { authorization: `Bearer ${token}` } : {}),
       } },
       (res) => {
-        res.resume();
-        res.once('end', () => resolve(res.statusCode ?? 0));
+        const status = res.statusCode ?? 0;
+        const retryAfterS = Number(res.headers['retry-after'] ?? 0);
+        if (retryAfterS) retryAfter.set(status, retryAfterS);
+        // A refusal is counted with its first message, so a call the benchmark gets wrong shows why.
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => status >= 400 && status < 500 && chunks.push(chunk));
+        res.once('end', () => {
+          if (!chunks.length) return resolve(status);
+          const errors = (JSON.parse(Buffer.concat(chunks).toString()) as { errors?: string[] }).errors;
+          resolve(`${status} ${errors?.[0] ?? ''}`.trim());
+        });
         res.once('error', () => resolve('error'));
       },
     );
@@ -76,7 +89,8 @@ const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 const newChip = () => `985${String(Math.floor(Math.random() * 1e12)).padStart(12, '0')}`;
 
-async function owners(bases: string[], count: number): Promise<Owner[]> {
+/** Owners of a dog with a photo and a breed, as an alert needs. */
+async function owners(bases: string[], count: number, breed: Breed): Promise<Owner[]> {
   const made: Owner[] = [];
   for (let i = 0; i < count; i += 10) {
     made.push(
@@ -84,7 +98,7 @@ async function owners(bases: string[], count: number): Promise<Owner[]> {
         Array.from({ length: Math.min(10, count - i) }, async (_, j) => {
           const base = bases[(i + j) % bases.length]!;
           const email = `bench-load-${randomUUID()}@example.com`;
-          return { ...(await registerPet(base, { email, photo: PHOTO })), email, base };
+          return { ...(await registerPet(base, { email, photo: PHOTO, breeds: [breed] })), email, base };
         }),
       )),
     );
@@ -93,7 +107,8 @@ async function owners(bases: string[], count: number): Promise<Owner[]> {
 }
 
 async function run(label: string, bases: string[], pids: number[], connections: number, mix: [Call, number][]) {
-  const all = await owners(bases, connections);
+  const breed = await dogBreed(bases[0]!);
+  const all = await owners(bases, connections, breed);
   const choices = await api<RegistrationChoices>(bases[0]!, 'GET', 'utilities/static-data');
   const agents = new Map(bases.map((base) => [base, new Agent({ keepAlive: true, maxSockets: connections })]));
   const memoryStart = pids.map(rss);
@@ -118,7 +133,7 @@ async function run(label: string, bases: string[], pids: number[], connections: 
       acknowledged.names.set(owner.id, names);
       while (Date.now() < end) {
         let call: Call;
-        let done: Promise<number | 'timeout' | 'error'>;
+        let done: Promise<number | string>;
         const draw = Math.random() * 100;
         let sum = 0;
         call = mix.find(([, share]) => (sum += share) > draw)?.[0] ?? mix[0]![0];
@@ -145,7 +160,7 @@ async function run(label: string, bases: string[], pids: number[], connections: 
           case 'pet update': {
             const name = `Biscuit ${++updates}`;
             names.after.push(name);
-            done = send(agent, owner.base, 'PUT', `Pet/${owner.id}`, owner.token, { ...dogRegistration(owner.chipId, choices, name), id: owner.id });
+            done = send(agent, owner.base, 'PUT', `Pet/${owner.id}`, owner.token, { ...dogRegistration(owner.chipId, choices, name), breeds: [breed], image: owner.image, id: owner.id });
             onAcknowledged = () => {
               names.last = name;
               names.after = [];
@@ -172,6 +187,8 @@ async function run(label: string, bases: string[], pids: number[], connections: 
         const status = await done;
         tally(call, performance.now() - started, status);
         if (status === 200) onAcknowledged();
+        // Told to come back later, a client waits that long (Retry-After) rather than asking again at once.
+        if (status === 503) await sleep((retryAfter.get(503) ?? 1) * 1000);
         // The alert is tried once, whatever its answer.
         if (call === 'alert send') acknowledged.alerts.add(owner.id);
       }
@@ -233,7 +250,8 @@ async function onServer(instances: number) {
   const portals = [];
   try {
     // One after the other: the first start migrates the new database.
-    for (let i = 0; i < instances; i++) portals.push(await startBuiltPortal(undefined, { DATABASE_URL: url.toString() }));
+    // With the sample directory the embedded database has by default: an alert reaches the sites near the pet.
+    for (let i = 0; i < instances; i++) portals.push(await startBuiltPortal(undefined, { DATABASE_URL: url.toString(), SAMPLE_SITES: 'true' }));
     const { tallies, total } = await run(
       `PostgreSQL server, ${instances} instance${instances > 1 ? 's' : ''}`,
       portals.map((p) => p.base),
