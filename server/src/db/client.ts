@@ -179,6 +179,9 @@ export async function openDatabase(options: {
   }
 }
 
+/** How long the embedded database may run statements one after another before the process reads the requests that came in. */
+const REQUESTS_READ_EVERY_MS = 4;
+
 /**
  * PGlite runs each statement on the portal's own thread, and hands its lock from one waiting statement
  * to the next without a pause: while writes queue, the requests already in (a kept public answer, the
@@ -186,8 +189,6 @@ export async function openDatabase(options: {
  * now take turns, one after the other, and every few milliseconds the process reads the requests that
  * came in before the next one runs.
  */
-const REQUESTS_READ_EVERY_MS = 4;
-
 function takeTurnsWithRequests(client: PGlite): void {
   let previous: Promise<unknown> = Promise.resolve();
   let readAt = performance.now();
