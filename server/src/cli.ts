@@ -2,7 +2,7 @@
 //   npm run sweep                              expires yearly registrations that were not renewed
 //   npm run admin -- reset-password EMAIL      gives an administrator a new password (ADMIN_PASSWORD, or generated)
 //   npm run storage:copy-to-s3                 copies the images under DATA_DIR/uploads to the S3_BUCKET (skips those there)
-//   npm run db:backup [-- FILE]                backs the embedded database, the uploads and the e-mail and text files up, also while the portal runs
+//   npm run db:backup [-- FILE]                backs the embedded database and the uploads up, also while the portal runs
 //   npm run db:restore -- FILE [--force]       restores such a backup into DATA_DIR (a new one, or replaced with --force)
 import { createWriteStream, existsSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
@@ -127,7 +127,7 @@ async function backup(file: string | undefined) {
     const manifest = await readBackup(partial);
     await rename(partial, into);
     const megabytes = ((await stat(into)).size / 1e6).toFixed(1);
-    console.log(`Backup written to ${into} (${megabytes} MB): the database at ${manifest.migrations} migrations, ${manifest.uploads} uploaded files, ${manifest.mail ?? 0} e-mail files and ${manifest.texts ?? 0} text files.`);
+    console.log(`Backup written to ${into} (${megabytes} MB): the database at ${manifest.migrations} migrations and ${manifest.uploads} uploaded files.`);
   } finally {
     await rm(partial, { force: true });
   }
@@ -141,7 +141,7 @@ async function restore(file: string | undefined, flags: string[]) {
   const release = await lockDataDir(join(dataDir, 'db'));
   try {
     const manifest = await restoreBackup(from, dataDir, flags.includes('--force'));
-    console.log(`Restored ${from} into ${dataDir}: the database of ${manifest.createdAt} at ${manifest.migrations} migrations, ${manifest.uploads} uploaded files, ${manifest.mail ?? 0} e-mail files and ${manifest.texts ?? 0} text files. Start the portal on this DATA_DIR.`);
+    console.log(`Restored ${from} into ${dataDir}: the database of ${manifest.createdAt} at ${manifest.migrations} migrations and ${manifest.uploads} uploaded files. Start the portal on this DATA_DIR.`);
   } finally {
     await release();
   }

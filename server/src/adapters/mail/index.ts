@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { emailField, oneLine } from '@petreg/contract';
 import nodemailer, { type Transporter } from 'nodemailer';
@@ -96,10 +96,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
       const info = await transport.sendMail(headerSafe(options.from, message));
       await mkdir(options.outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
-      // Under a temporary name first: a backup taken meanwhile leaves out what is still being written.
-      const partial = join(options.outboxDir, `.${name}.partial`);
-      await writeFile(partial, info.message as Buffer);
-      await rename(partial, join(options.outboxDir, name));
+      await writeFile(join(options.outboxDir, name), info.message as Buffer);
     },
   };
 }

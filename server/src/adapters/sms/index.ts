@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface TextMessage {
@@ -50,10 +50,7 @@ export function createFileTexter(outboxDir: string): Texter {
       await mkdir(outboxDir, { recursive: true });
       const providerId = `file-${randomUUID()}`;
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${providerId}.txt`;
-      // Under a temporary name first: a backup taken meanwhile leaves out what is still being written.
-      const partial = join(outboxDir, `.${name}.partial`);
-      await writeFile(partial, `To: ${message.to}\n\n${message.body}\n`);
-      await rename(partial, join(outboxDir, name));
+      await writeFile(join(outboxDir, name), `To: ${message.to}\n\n${message.body}\n`);
       return { providerId };
     },
   };

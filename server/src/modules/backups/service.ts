@@ -17,14 +17,8 @@ const DATABASE = 'database.tar';
 /** The portal's own secret (unless JWT_SECRET is set): sessions, unsubscribe and preferences links stay valid after a restore. */
 const SECRET = 'jwt-secret';
 const UPLOADS = 'uploads';
-/** The embedded mailer's .eml files and the file texter's texts (main.ts), which the mail log's sent messages stand for. */
-const MAIL = 'mail';
-const TEXTS = 'sms';
 /** Names inside the uploads folder: the image folders and the stored images, never a path that leaves it. */
 const UPLOAD_ENTRY = /^uploads(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/;
-/** Names inside the mail and texts folders: their files, side by side, never a path that leaves them. */
-const MAIL_ENTRY = /^mail\/[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
-const TEXT_ENTRY = /^sms\/[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
 export interface Manifest {
   format: typeof FORMAT;
@@ -33,9 +27,6 @@ export interface Manifest {
   /** Migrations applied to the database when it was dumped. */
   migrations: number;
   uploads: number;
-  /** E-mail and text files; absent from backups made before they were backed up. */
-  mail?: number;
-  texts?: number;
 }
 
 const LINKS_AT_ONCE = 64;
@@ -57,7 +48,7 @@ async function knownMigrations(): Promise<number> {
   return journal.entries.length;
 }
 
-/** Every file under `root` (the `.partial` files being written are left out), by path relative to it. */
+/** Every file under `root` (the uploads' `.partial` files being written are left out), by path relative to it. */
 async function filesUnder(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
@@ -70,55 +61,43 @@ async function filesUnder(root: string): Promise<string[]> {
 }
 
 /**
- * Links (copies where a link cannot be made) every file of `part` (a folder of DATA_DIR) into the
- * same folder of `staging`, answering their names under `part`. Run under the database's lock: an
- * image is stored before the commit that names it and deleted only after the commit that stops
- * naming it, and an e-mail or text file is written before the commit that marks it sent, so every
- * file the dump names or counts as sent is there, whatever happens next.
+ * Links (copies where a link cannot be made) every uploaded file into `staging`. Run under the
+ * database's lock: an image is stored before the commit that names it and deleted only after the
+ * commit that stops naming it, so every image the dump names is there, whatever happens next.
  */
-async function linkFiles(dataDir: string, part: string, staging: string): Promise<string[]> {
-  const from = join(dataDir, part);
-  const to = join(staging, part);
-  const files = await filesUnder(from);
-  for (const folder of new Set(files.map((file) => dirname(join(to, file))))) await mkdir(folder, { recursive: true });
+async function linkUploads(uploads: string, staging: string): Promise<string[]> {
+  const files = await filesUnder(uploads);
+  for (const folder of new Set(files.map((file) => dirname(join(staging, file))))) await mkdir(folder, { recursive: true });
   // Side by side, a batch at a time: the portal's writes wait for the links.
-  for (let at = 0; at < files.length; at += LINKS_AT_ONCE) {
-    await Promise.all(files.slice(at, at + LINKS_AT_ONCE).map((file) => link(join(from, file), join(to, file)).catch(() => copyFile(join(from, file), join(to, file)))));
+  for (let from = 0; from < files.length; from += LINKS_AT_ONCE) {
+    await Promise.all(
+      files.slice(from, from + LINKS_AT_ONCE).map((file) => link(join(uploads, file), join(staging, file)).catch(() => copyFile(join(uploads, file), join(staging, file)))),
+    );
   }
-  return files.map((file) => `${part}/${file}`);
+  return files;
 }
 
 /**
- * The backup of the embedded database in `dataDir` and its files, as tar blocks: a manifest, the
- * PGlite dump, the portal's secret, every uploaded file and every e-mail and text file. Consistent
- * while the portal writes.
+ * The backup of the embedded database in `dataDir` and its uploads, as tar blocks: a manifest, the
+ * PGlite dump, the portal's secret and every uploaded file. Consistent while the portal writes.
  */
 export async function backupBlocks(database: DatabaseHandle, dataDir: string): Promise<AsyncGenerator<Buffer>> {
   if (!database.dump) throw new BackupError('Only the embedded database is backed up this way.');
   const migrations = await appliedMigrations(database);
   const staging = await mkdtemp(join(dataDir, '.backup-'));
   try {
-    let files: Record<typeof UPLOADS | typeof MAIL | typeof TEXTS, string[]> = { uploads: [], mail: [], sms: [] };
+    let uploads: string[] = [];
     const tarball = await database.dump(async () => {
-      const [uploads, mail, sms] = await Promise.all([UPLOADS, MAIL, TEXTS].map((part) => linkFiles(dataDir, part, staging)));
-      files = { uploads: uploads!, mail: mail!, sms: sms! };
+      uploads = await linkUploads(join(dataDir, UPLOADS), staging);
     });
-    const manifest: Manifest = {
-      format: FORMAT,
-      version: 1,
-      createdAt: new Date().toISOString(),
-      migrations,
-      uploads: files.uploads.length,
-      mail: files.mail.length,
-      texts: files.sms.length,
-    };
+    const manifest: Manifest = { format: FORMAT, version: 1, createdAt: new Date().toISOString(), migrations, uploads: uploads.length };
     const secret = await readFile(join(dataDir, SECRET)).catch(() => null);
     async function* entries(): AsyncGenerator<ArchiveEntry> {
       try {
         yield { name: MANIFEST, data: Buffer.from(JSON.stringify(manifest, null, 2)) };
         yield { name: DATABASE, data: new Uint8Array(await tarball.arrayBuffer()) };
         if (secret) yield { name: SECRET, data: secret };
-        for (const file of [...files.uploads, ...files.mail, ...files.sms]) yield { name: file, data: await readFile(join(staging, file)) };
+        for (const file of uploads) yield { name: `${UPLOADS}/${file}`, data: await readFile(join(staging, file)) };
       } finally {
         await rm(staging, { recursive: true, force: true });
       }
@@ -140,8 +119,6 @@ const notABackup = (file: string, why: string) =>
 export async function readBackup(file: string, sink: (entry: ArchiveEntry) => Promise<void> = async () => {}): Promise<Manifest> {
   let manifest: Manifest | null = null;
   let uploads = 0;
-  let mail = 0;
-  let texts = 0;
   let database = false;
   try {
     await readTar(createReadStream(file).pipe(createGunzip()), async (entry) => {
@@ -157,8 +134,6 @@ export async function readBackup(file: string, sink: (entry: ArchiveEntry) => Pr
       }
       if (entry.name === DATABASE) database = true;
       else if (UPLOAD_ENTRY.test(entry.name)) uploads++;
-      else if (MAIL_ENTRY.test(entry.name)) mail++;
-      else if (TEXT_ENTRY.test(entry.name)) texts++;
       else if (entry.name !== SECRET) throw new ArchiveFormatError(`it holds ${entry.name}`);
       await sink(entry);
     });
@@ -171,16 +146,14 @@ export async function readBackup(file: string, sink: (entry: ArchiveEntry) => Pr
     throw error;
   }
   const read = manifest as Manifest | null;
-  if (!read || !database || uploads !== read.uploads || mail !== (read.mail ?? 0) || texts !== (read.texts ?? 0)) throw notABackup(file, 'parts of it are missing');
+  if (!read || !database || uploads !== read.uploads) throw notABackup(file, 'parts of it are missing');
   return read;
 }
 
 /** Whether DATA_DIR holds anything a restore would replace. */
 async function holdsData(dataDir: string): Promise<boolean> {
   const has = (path: string) => stat(path).then(() => true, () => false);
-  if ((await has(join(dataDir, 'db', 'PG_VERSION'))) || (await has(join(dataDir, SECRET)))) return true;
-  for (const part of [UPLOADS, MAIL, TEXTS]) if ((await filesUnder(join(dataDir, part))).length > 0) return true;
-  return false;
+  return (await has(join(dataDir, 'db', 'PG_VERSION'))) || (await has(join(dataDir, SECRET))) || (await filesUnder(join(dataDir, UPLOADS))).length > 0;
 }
 
 /**
@@ -211,7 +184,7 @@ export async function restoreBackup(file: string, dataDir: string, force: boolea
       await database.close();
     }
     // Everything is read and opened: only now is DATA_DIR changed.
-    for (const part of ['db', UPLOADS, MAIL, TEXTS, SECRET]) {
+    for (const part of ['db', UPLOADS, SECRET]) {
       await rm(join(dataDir, part), { recursive: true, force: true });
       await rename(join(staging, part), join(dataDir, part)).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
