@@ -49,8 +49,8 @@ interface Tally {
   statuses: Map<string, number>;
 }
 
-/** The Retry-After of the last answer that had one, by status: a client told to wait waits before its next call. */
-const retryAfter = new Map<number, number>();
+/** The Retry-After of the last 503 that had one: a client told to wait waits that long before its next call. */
+let retryAfterS = 1;
 
 function send(agent: Agent, base: string, method: string, path: string, token?: string, body?: unknown): Promise<number | string> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -63,8 +63,7 @@ function send(agent: Agent, base: string, method: string, path: string, token?: 
       } },
       (res) => {
         const status = res.statusCode ?? 0;
-        const retryAfterS = Number(res.headers['retry-after'] ?? 0);
-        if (retryAfterS) retryAfter.set(status, retryAfterS);
+        if (status === 503 && res.headers['retry-after']) retryAfterS = Number(res.headers['retry-after']);
         // A refusal is counted with its first message, so a call the benchmark gets wrong shows why.
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => status >= 400 && status < 500 && chunks.push(chunk));
@@ -188,7 +187,7 @@ async function run(label: string, bases: string[], pids: number[], connections: 
         tally(call, performance.now() - started, status);
         if (status === 200) onAcknowledged();
         // Told to come back later, a client waits that long (Retry-After) rather than asking again at once.
-        if (status === 503) await sleep((retryAfter.get(503) ?? 1) * 1000);
+        if (status === 503) await sleep(retryAfterS * 1000);
         // The alert is tried once, whatever its answer.
         if (call === 'alert send') acknowledged.alerts.add(owner.id);
       }
