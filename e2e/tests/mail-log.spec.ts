@@ -32,7 +32,7 @@ test.describe('[ADMIN][MAIL]', () => {
     // The embedded outbox writes each e-mail as a file: sent within a few seconds by the worker.
     await expect(async () => {
       await page.reload();
-      await expect(row).toContainText('Sent', { timeout: 1000 });
+      await expect(row).toContainText('Sent', { timeout: 5000 });
     }).toPass({ timeout: 30_000 });
     await expect(page.getByLabel('Search by recipient')).toHaveValue(owner.email.slice(0, 24));
     await shot(page, 'mail-log-desktop');

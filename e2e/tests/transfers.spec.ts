@@ -128,6 +128,8 @@ test.describe('[TRANSFERS] owners hand a pet on themselves', () => {
     const adminPage = await (await browser.newContext()).newPage();
     await adminPage.goto('/sign-in');
     await signIn(adminPage, admin.email, admin.password);
+    // Signed in before going on: a navigation while the sign-in is still answering would drop it.
+    await expect(adminPage).toHaveURL(/\/admin-dashboard$/);
     await adminPage.goto(`/admin/pet/${petId}`);
     await adminPage.getByRole('button', { name: 'Dispute hold' }).click();
     const dialog = adminPage.getByRole('dialog', { name: 'Dispute hold on Juniper' });
