@@ -250,6 +250,22 @@ describe('reading and editing pets', () => {
     expect((await call<Pet>(ctx.app, 'GET', `Pet/${pet.id}`, { token })).body.result!.name).toBe('Bowie Two');
   });
 
+  it('keeps, swaps and repeats breeds through the edit form, and the list and the record agree', async () => {
+    const { token } = await signUpOwner(ctx.app);
+    const { pet } = (await createPet(token, { breeds: dogBreeds.slice(0, 2) })).body.result!;
+    const edit = { ...registration(), id: pet.id, chipId: pet.microchip1, confirmChip: pet.microchip1 };
+    const byName = (list: NamedItem[]) => [...list].sort((a, b) => a.name.localeCompare(b.name));
+    for (const sent of [dogBreeds.slice(0, 2), [dogBreeds[1]!, dogBreeds[2]!], [dogBreeds[2]!, dogBreeds[2]!], [dogBreeds[0]!]]) {
+      const saved = await call<Pet>(ctx.app, 'PUT', `Pet/${pet.id}`, { token, body: { ...edit, breeds: sent } });
+      expect(saved.status).toBe(200);
+      const expected = byName([...new Map(sent.map((b) => [b.id, b])).values()]);
+      expect(saved.body.result!.breeds).toEqual(expected);
+      expect((await call<Pet>(ctx.app, 'GET', `Pet/${pet.id}`, { token })).body.result!.breeds).toEqual(expected);
+      const [listed] = (await call<Pet[]>(ctx.app, 'GET', 'pet/user-pet-list', { token })).body.result!;
+      expect(listed).toMatchObject({ breeds: expected, petBreedList: expected.map((b) => b.id), shortId: pet.shortId, chips: pet.chips });
+    }
+  });
+
   it('changes and clears the colour through the edit form; a refused colour leaves the stored one', async () => {
     const { token } = await signUpOwner(ctx.app);
     const { pet } = (await createPet(token, { colour: 'Black' })).body.result!;

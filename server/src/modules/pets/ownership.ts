@@ -9,9 +9,14 @@ import { releasePetFromPayer } from '../payments/shared.js';
 /** The pet, when it exists and the session may act on it; 404 or 403 otherwise. */
 export async function findOwnedPet(db: Database | Transaction, session: Session, petId: number) {
   const [pet] = await db.select().from(pets).where(and(eq(pets.id, petId), isNull(pets.deletedAt)));
-  if (!pet) throw notFound(messages.notFound);
-  if (!mayActFor(session, pet.userId)) throw forbidden(messages.forbidden);
-  return pet;
+  return ownedOrRefused(session, pet);
+}
+
+/** What a read of a pet found, when the session may act on it: 404 when nothing, 403 when it is another's. */
+export function ownedOrRefused<T extends { userId: number }>(session: Session, found: T | undefined): T {
+  if (!found) throw notFound(messages.notFound);
+  if (!mayActFor(session, found.userId)) throw forbidden(messages.forbidden);
+  return found;
 }
 
 /** The live pet, locked for its change of owner: a second transfer of it waits, then sees the new owner. */

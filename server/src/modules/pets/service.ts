@@ -8,24 +8,26 @@ import {
   type PetProfile,
   type PetRegistration,
 } from '@petreg/contract';
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { FileStorage, ServedFile } from '../../adapters/storage/index.js';
 import { recordAudit } from '../../db/audit.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { breeds, chips, petBreeds, pets, shortLinks } from '../../db/schema.js';
+import { breeds, chips, petBreeds, pets } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { findZip } from '../../geography.js';
 import { isAdministrator, mayActFor, type Session } from '../../plugins/auth.js';
 import { cancelOpenCheckouts, currentChip } from '../payments/shared.js';
 import { createShortLink } from '../public/shortLinks.js';
-import { findOwnedPet } from './ownership.js';
+import { findOwnedPet, ownedOrRefused } from './ownership.js';
 import { createPetReferences } from './references.js';
 import { discardImage, imageFolders, imageUrl, isStoredImageName, keptImage, resolveImageField, squareCopy } from '../../adapters/storage/images.js';
 import { RecentCache } from '../../recent.js';
 
 type PetRow = typeof pets.$inferSelect;
 type ChipRow = typeof chips.$inferSelect;
+/** A live chip as the one-statement read of pets gives it: its expiry as JSON text. */
+type StoredChip = Omit<Chip, 'expirationDate'> & { expirationDate: string | null };
 
 const isoTimestamp = (value: Date | null) => (value ? value.toISOString() : null);
 
@@ -39,42 +41,36 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
   const squareCopies = new RecentCache<string, Buffer>(Infinity, SQUARE_COPIES_MAX);
   const references = createPetReferences(db);
 
-  /** Pets with their species, breeds and current chips, in the shape of spec section 3. */
-  async function toPets(rows: PetRow[]): Promise<Pet[]> {
+  /**
+   * The pets `where` picks, with their breeds, live chips and short link, in one statement (a pet's
+   * save and the owner's list are the calls owners make most; each statement is a round trip).
+   */
+  async function readPets(where: SQL | undefined): Promise<{ row: PetRow; pet: Pet }[]> {
+    const rows = await db
+      .select({
+        row: pets,
+        // Written out, not built from the columns: drizzle leaves a one-table select's columns unqualified,
+        // and "id" inside a subquery would be the subquery's own table's.
+        breeds: sql<{ id: number; name: string }[]>`(select coalesce(json_agg(json_build_object('id', b.id, 'name', b.name) order by b.name), '[]'::json)
+          from pet_breeds pb join breeds b on b.id = pb.breed_id where pb.pet_id = "pets"."id")`,
+        chips: sql<StoredChip[]>`(select coalesce(json_agg(json_build_object('chipId', c.chip_id, 'chipTypeId', c.chip_type_id, 'isActive', c.is_active,
+          'oneTime', c.one_time, 'expirationDate', c.expiration_date) order by c.id), '[]'::json)
+          from chips c where c.pet_id = "pets"."id" and c.removed_at is null)`,
+        shortId: sql<string | null>`(select l.code from short_links l where l.pet_id = "pets"."id")`,
+      })
+      .from(pets)
+      .where(where)
+      .orderBy(asc(pets.id));
     if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.id);
-    const [breedRows, chipRows, speciesName, linkRows] = await Promise.all([
-      db
-        .select({ petId: petBreeds.petId, id: breeds.id, name: breeds.name })
-        .from(petBreeds)
-        .innerJoin(breeds, eq(breeds.id, petBreeds.breedId))
-        .where(inArray(petBreeds.petId, ids))
-        .orderBy(asc(breeds.name)),
-      db
-        .select()
-        .from(chips)
-        .where(and(inArray(chips.petId, ids), isNull(chips.removedAt)))
-        .orderBy(asc(chips.id)),
-      references.speciesNames(rows.flatMap((r) => (r.speciesId ? [r.speciesId] : []))),
-      db.select().from(shortLinks).where(inArray(shortLinks.petId, ids)),
-    ]);
-    const shortId = new Map(linkRows.map((l) => [l.petId, l.code]));
+    const speciesName = await references.speciesNames(rows.flatMap(({ row }) => (row.speciesId ? [row.speciesId] : [])));
     const now = Date.now();
-    return rows.map((row) => {
-      const petBreedRows = breedRows.filter((b) => b.petId === row.id).map(({ id, name }) => ({ id, name }));
-      const petChips: Chip[] = chipRows
-        .filter((c) => c.petId === row.id)
-        .map((c) => ({
-          chipId: c.chipId,
-          chipTypeId: c.chipTypeId,
-          isActive: c.isActive,
-          oneTime: c.oneTime,
-          expirationDate: isoTimestamp(c.expirationDate),
-        }));
-      return {
+    return rows.map(({ row, breeds: petBreedRows, chips: chipRows, shortId }) => {
+      // Dates come as JSON text; the API's are ISO instants.
+      const petChips: Chip[] = chipRows.map((c) => ({ ...c, expirationDate: c.expirationDate === null ? null : new Date(c.expirationDate).toISOString() }));
+      const pet: Pet = {
         id: row.id,
         publicId: row.publicId,
-        shortId: shortId.get(row.id) ?? null,
+        shortId,
         name: row.name,
         image: row.image,
         imageUrl: imageUrl('pets', row.image),
@@ -103,7 +99,14 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
         isChipActive: petChips[0]?.isActive ?? false,
         planId: row.planId,
       };
+      return { row, pet };
     });
+  }
+
+  /** The live pet with its details, when the session may act on it; 404 or 403 otherwise. */
+  async function readOwnedPet(session: Session, id: number) {
+    const [found] = await readPets(and(eq(pets.id, id), isNull(pets.deletedAt)));
+    return ownedOrRefused(session, found && { ...found, userId: found.row.userId });
   }
 
   /** Refuses a species, breed or brand that does not exist, or breeds of another species. */
@@ -156,9 +159,11 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
     };
   }
 
-  async function replaceBreeds(tx: Transaction, petId: number, list: { id: number }[]) {
-    await tx.delete(petBreeds).where(eq(petBreeds.petId, petId));
+  /** Gives the pet the breeds of `list`; nothing is written when they are the ones it has (`current`, read under its lock). */
+  async function replaceBreeds(tx: Transaction, petId: number, list: { id: number }[], current: number[] = []) {
     const unique = [...new Set(list.map((b) => b.id))];
+    if (unique.length === current.length && unique.every((id) => current.includes(id))) return;
+    await tx.delete(petBreeds).where(eq(petBreeds.petId, petId));
     if (unique.length) await tx.insert(petBreeds).values(unique.map((breedId) => ({ petId, breedId })));
   }
 
@@ -183,25 +188,19 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
 
   return {
     async listForOwner(userId: number): Promise<Pet[]> {
-      const rows = await db
-        .select()
-        .from(pets)
-        .where(and(eq(pets.userId, userId), isNull(pets.deletedAt)))
-        .orderBy(asc(pets.id));
-      return toPets(rows);
+      const found = await readPets(and(eq(pets.userId, userId), isNull(pets.deletedAt)));
+      return found.map(({ pet }) => pet);
     },
 
     async get(session: Session, id: number): Promise<Pet> {
-      const [pet] = await toPets([await findOwnedPet(db, session, id)]);
-      return pet!;
+      return (await readOwnedPet(session, id)).pet;
     },
 
     /** A pet whether or not it was removed: administrators still read a removed pet's record (a chip search leads there). */
     async getIncludingRemoved(id: number): Promise<Pet> {
-      const [row] = await db.select().from(pets).where(eq(pets.id, id));
-      if (!row) throw notFound(messages.notFound);
-      const [pet] = await toPets([row]);
-      return pet!;
+      const [found] = await readPets(eq(pets.id, id));
+      if (!found) throw notFound(messages.notFound);
+      return found.pet;
     },
 
     async create(session: Session, input: PetRegistration): Promise<CreatedPet> {
@@ -219,8 +218,8 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
           await createShortLink(tx, row!.id);
           return row!.id;
         });
-        const [pet] = await toPets(await db.select().from(pets).where(eq(pets.id, petId)));
-        return { pet: pet!, enabled: true, plan: null, warnings: chipWarnings(input.chipId) };
+        const [created] = await readPets(eq(pets.id, petId));
+        return { pet: created!.pet, enabled: true, plan: null, warnings: chipWarnings(input.chipId) };
       } catch (error) {
         // Another registration took the chip between the check and the insert.
         if (isUniqueViolation(error)) throw conflict(messages.chipTaken);
@@ -237,10 +236,11 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
       input: PetProfile,
       alsoWithin?: (tx: Transaction, petId: number) => Promise<Record<string, unknown>>,
     ): Promise<Pet> {
-      const before = await findOwnedPet(db, session, input.id);
+      const { row: before, pet: shown } = await readOwnedPet(session, input.id);
       await checkReferences(input);
       await checkZip(input.zipCode);
-      await refuseChipOfAnotherPet(input.chipId, before.id);
+      // A number the pet already carries is its own; only a new one may be another pet's.
+      if (!shown.chips.some((c) => c.chipId === input.chipId)) await refuseChipOfAnotherPet(input.chipId, before.id);
       const sent = await resolveImageField(storage, imageFolders.pets, input.image, before.image);
       let saved: { image: string | null; replaced: string | null };
       try {
@@ -248,7 +248,12 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
           // Locked first, as every change of a pet's cover locks it: the photo this change replaces is
           // the one the row names now, which another edit may have changed since it was read.
           const [locked] = await tx
-            .select({ image: pets.image, userId: pets.userId, deletedAt: pets.deletedAt })
+            .select({
+              image: pets.image,
+              userId: pets.userId,
+              deletedAt: pets.deletedAt,
+              breedIds: sql<number[]>`array(select pb.breed_id from pet_breeds pb where pb.pet_id = "pets"."id")`,
+            })
             .from(pets)
             .where(eq(pets.id, before.id))
             .for('update');
@@ -257,7 +262,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
           if (!mayActFor(session, locked!.userId)) throw forbidden(messages.forbidden);
           const image = keptImage(sent, before.image, locked!.image);
           await tx.update(pets).set({ ...petValues(input), ...optionalPetValues(input), image, updatedAt: new Date() }).where(eq(pets.id, before.id));
-          await replaceBreeds(tx, before.id, input.breeds);
+          await replaceBreeds(tx, before.id, input.breeds, locked!.breedIds);
           await setChip(tx, session, before.id, input.chipId, input.chipTypeId);
           const more = alsoWithin ? await alsoWithin(tx, before.id) : {};
           if (before.userId !== session.userId || alsoWithin) {
