@@ -1,4 +1,4 @@
-// Bundles the server and the contract into dist/main.js; npm packages stay external and load from node_modules.
+// Bundles the server and the contract into dist/main.js (and chunks of what it imports lazily); npm packages stay external and load from node_modules.
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -7,8 +7,11 @@ const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith
 
 await build({
   entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  outdir: 'dist',
   bundle: true,
+  // What main.js imports only when asked (the bucket's adapter and its AWS SDK) stays in chunks of its own, so a start without it never loads it.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
   format: 'esm',
   target: 'node20',
