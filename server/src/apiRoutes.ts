@@ -89,7 +89,7 @@ export async function registerApi(app: FastifyInstance, deps: AppDependencies) {
   const caches = await createPublicCaches(database, app.log, app.metrics.cache);
   app.addHook('onClose', () => caches.close());
   const publicPages = createPublicService({ db: database.db, caches });
-  const apiKeyGate = createApiKeyGate({ db: database.db, log: app.log });
+  const apiKeyGate = await createApiKeyGate({ database, log: app.log });
   app.addHook('onClose', () => apiKeyGate.close());
   const sites = createSiteService({ db: database.db, places: deps.places ?? createPlaces(config, database.db, app.log) });
   const provider = deps.payments ?? (config.stripe ? createStripePayments(config.stripe) : createLocalPayments(config.publicUrl));
@@ -161,5 +161,5 @@ export async function registerApi(app: FastifyInstance, deps: AppDependencies) {
     },
     { prefix: API_BASE },
   );
-  return { publicPages, utilities, listening: caches.listening };
+  return { publicPages, utilities, listening: () => caches.listening() && apiKeyGate.listening() };
 }

@@ -293,7 +293,7 @@ describe('API keys', () => {
     const live = { holder: { id: 7, limit: { max: 10, window: 60_000 } } };
     // Time stands still, so only being pushed out can make the gate forget the key.
     vi.useFakeTimers({ toFake: ['Date'] });
-    const gate = createApiKeyGate({ db: database, log: ctx.app.log });
+    const gate = await createApiKeyGate({ database: { db: database, listen: (...args) => ctx.database.listen(...args) }, log: ctx.app.log });
     try {
       const { key } = newApiKey();
       expect(await gate.check(key)).toEqual(live);

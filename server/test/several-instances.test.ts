@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type { AuthResult } from '@petreg/contract';
+import type { ApiKeyEntry, AuthResult, IssuedApiKey } from '@petreg/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertEmails, backupContacts, chips, foundReports, mailOutbox, pets, textOutbox } from '../src/db/schema.js';
@@ -223,6 +223,35 @@ describe.runIf(process.env.TEST_DB === 'postgres')('two instances on one Postgre
     expect(await refusedAfter(b, token)).toBeLessThan(ENDS_WITHIN_MS);
     // Still refused there once the notification is long past: nothing remembered it as open.
     expect((await currentUser(a, token)).status).toBe(401);
+  });
+
+  it("an API key revoked on A is refused on B within a second, and its limit and usage count hold across both", async () => {
+    const adminToken = await signIn(a, admin.email, admin.password);
+    const issued = await request<IssuedApiKey>(a, 'POST', 'admin/api-keys', { token: adminToken, body: { name: 'Two Instance Shelter', requests: 5, per: 'minute' } });
+    expect(issued.status, issued.body.errors.join()).toBe(200);
+    const { key, entry } = issued.body.result!;
+    const lookup = (instance: Instance) => fetch(`${instance.url}/api/v2/public/lookup/985112345678901`, { headers: { 'x-api-key': key } }).then((r) => r.status);
+    // Five calls a minute in all, whichever instance answers them.
+    expect([await lookup(a), await lookup(b), await lookup(a), await lookup(b), await lookup(b)]).toEqual([200, 200, 200, 200, 200]);
+    expect([await lookup(a), await lookup(b)]).toEqual([429, 429]);
+    await eventually(async () => {
+      const listed = await request<ApiKeyEntry[]>(b, 'GET', 'admin/api-keys', { token: adminToken });
+      return listed.body.result!.find((k) => k.id === entry.id)!.usageCount === 5;
+    });
+
+    // A second key, remembered by B, then revoked through A.
+    const second = (await request<IssuedApiKey>(a, 'POST', 'admin/api-keys', { token: adminToken, body: { name: 'Revoked Clinic', requests: 1000, per: 'minute' } })).body.result!;
+    const call = (instance: Instance) => fetch(`${instance.url}/api/v2/public/lookup/985112345678901`, { headers: { 'x-api-key': second.key } }).then((r) => r.status);
+    expect([await call(b), await call(b)]).toEqual([200, 200]);
+    expect((await request(a, 'POST', `admin/api-keys/${second.entry.id}/revoke`, { token: adminToken })).status).toBe(200);
+    const started = performance.now();
+    let status = await call(b);
+    while (status === 200 && performance.now() - started < 5 * ENDS_WITHIN_MS) {
+      await new Promise((done) => setTimeout(done, 10));
+      status = await call(b);
+    }
+    expect(status).toBe(401);
+    expect(performance.now() - started).toBeLessThan(ENDS_WITHIN_MS);
   });
 
   it("an administrator's password reset by `npm run admin -- reset-password` is refused on both instances within a second", async () => {

@@ -88,7 +88,7 @@ export function createApiKeyAdministration(deps: { db: Database; keys: ApiKeyGat
       return { entry: entry!, key };
     },
 
-    /** Ends a key for good: every call with it is refused from now on (other instances within seconds). */
+    /** Ends a key for good: every call with it is refused from now on, on every instance (told at commit). */
     async revoke(session: Session, id: number): Promise<ApiKeyEntry> {
       await db.transaction(async (tx) => {
         const [row] = await tx.select({ revokedAt: apiKeys.revokedAt, name: apiKeys.name, prefix: apiKeys.prefix }).from(apiKeys).where(eq(apiKeys.id, id)).for('update');

@@ -2,10 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { apiKeyPeriods, messages } from '@petreg/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import type { Database } from '../../db/client.js';
+import type { DatabaseHandle } from '../../db/client.js';
 import { apiKeys } from '../../db/schema.js';
 import { loggable } from '../../errors.js';
 import type { Limit } from '../../http.js';
+import { NotifiedCache } from '../../notifiedCache.js';
 import { RecentCache } from '../../recent.js';
 
 /** Every key starts so, which tells a key pasted in the wrong place (and secret scanners) what it is. */
@@ -39,21 +40,33 @@ export interface ApiKeyHolder {
 export type ApiKeyVerdict = { holder: ApiKeyHolder } | { refused: string };
 
 /**
- * How long a checked key is trusted without asking the database again, as sessions are: a revocation
- * takes effect at once on the instance that made it, on others within this time.
+ * The channel the triggers of migration 0032_api_key_notify notify at commit: the hash of a key revoked,
+ * limited anew or removed ('' for all).
  */
-const CHECK_TTL_MS = 5000;
+export const apiKeyCheckChannel = 'api_key_check';
+/**
+ * How long a checked key is trusted without asking the database again. Every instance drops a check when
+ * the database notifies a write that changes the key, so this only bounds a change no trigger sees.
+ */
+const CHECK_TTL_MS = 60_000;
+/** How long a key found unknown or revoked is refused without asking again: neither ever becomes live. */
+const REFUSAL_TTL_MS = 5000;
 /** Uses are counted in memory and added to the keys' rows this often, so a lookup costs no write. */
 const FLUSH_MS = 5000;
 
-export type ApiKeyGate = ReturnType<typeof createApiKeyGate>;
+export type ApiKeyGate = Awaited<ReturnType<typeof createApiKeyGate>>;
 
 /** Checks the keys the open lookup is called with, and counts their use. */
-export function createApiKeyGate(deps: { db: Database; log: Pick<FastifyBaseLogger, 'warn'> }) {
-  const { db } = deps;
-  const holders = new RecentCache<string, ApiKeyHolder>(CHECK_TTL_MS, 10_000);
+export async function createApiKeyGate(deps: { database: Pick<DatabaseHandle, 'db' | 'listen'>; log: Pick<FastifyBaseLogger, 'warn'> }) {
+  const { db } = deps.database;
+  const holders = new NotifiedCache<ApiKeyHolder>(CHECK_TTL_MS, 10_000);
+  holders.subscription = await deps.database.listen(
+    apiKeyCheckChannel,
+    (changed) => holders.forget(changed || null),
+    (error) => deps.log.warn({ err: loggable(error), channel: apiKeyCheckChannel }, 'cannot listen for revoked API keys: every call with a key checks it in the database meanwhile'),
+  );
   // Refusals are remembered apart, and fewer: keys made up by the thousand never push a live key out.
-  const refusals = new RecentCache<string, string>(CHECK_TTL_MS, 1_000);
+  const refusals = new RecentCache<string, string>(REFUSAL_TTL_MS, 1_000);
   const uses = new Map<number, { count: number; lastUsedAt: Date }>();
 
   async function verdictOf(hash: string): Promise<ApiKeyVerdict> {
@@ -102,12 +115,13 @@ export function createApiKeyGate(deps: { db: Database; log: Pick<FastifyBaseLogg
     /** The holder of a live key; a key unknown or revoked is refused in words saying which. */
     async check(key: string): Promise<ApiKeyVerdict> {
       const hash = hashApiKey(key);
-      const holder = holders.get(hash);
+      const holder = await holders.get(hash);
       if (holder) return { holder };
       const refused = refusals.get(hash);
       if (refused) return { refused };
+      const ticket = holders.ticket();
       const verdict = await verdictOf(hash);
-      if ('holder' in verdict) holders.set(hash, verdict.holder);
+      if ('holder' in verdict) holders.remember(ticket, hash, verdict.holder);
       else refusals.set(hash, verdict.refused);
       return verdict;
     },
@@ -119,13 +133,17 @@ export function createApiKeyGate(deps: { db: Database; log: Pick<FastifyBaseLogg
 
     flush,
 
-    /** A key was revoked: no check made before it is trusted any longer. */
+    /** A key was revoked here: no check made before it is trusted any longer (other instances hear it from the database). */
     forget(): void {
-      holders.clear();
+      holders.forget(null);
     },
+
+    /** Whether every change to a key is heard now (part of the readiness check's "listener"). */
+    listening: () => holders.subscription!.live(),
 
     async close(): Promise<void> {
       clearInterval(timer);
+      await holders.subscription!.close();
       await flush();
     },
   };
