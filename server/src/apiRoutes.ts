@@ -5,6 +5,7 @@ import { createStripePayments } from './adapters/payments/stripe.js';
 import { createGoogleMapTiles } from './adapters/places/googleTiles.js';
 import { createPlaces } from './adapters/places/index.js';
 import { createStorage } from './adapters/storage/configured.js';
+import { deleteDiscardedFiles } from './modules/ownerData/discardedFiles.js';
 import { loggable } from './errors.js';
 import { adminRecordRoutes } from './modules/admin/recordRoutes.js';
 import { createAdminRecords } from './modules/admin/records.js';
@@ -74,6 +75,7 @@ export async function registerApi(app: FastifyInstance, deps: AppDependencies) {
     app.log.warn({ err: loggable(error) }, 'a pooled database connection was lost: the next statement connects anew'),
   );
   const storage = deps.storage ?? (await createStorage(config));
+  app.decorate('deleteDiscardedFiles', () => deleteDiscardedFiles(database.db, storage));
   const users = createUserService({
     db: database.db,
     mailer: deps.mailer,

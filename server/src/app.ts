@@ -36,6 +36,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** For the worker's daily sweep, which runs beside the HTTP routes. */
     payments: PaymentService;
+    /** For the worker: deletes the stored images closings noted and could not delete at once. */
+    deleteDiscardedFiles: () => Promise<{ deleted: number; left: number }>;
     /** What /metrics counts, the worker's sends among them; does nothing unless METRICS_TOKEN is set. */
     metrics: Metrics;
     /** Unexpected errors of requests and of the worker, to Sentry; does nothing unless SENTRY_DSN is set. */

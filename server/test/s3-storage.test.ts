@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createBucketStorage } from '../src/adapters/storage/s3.js';
-import { chips, foundReports, pets } from '../src/db/schema.js';
+import { chips, discardedFiles, foundReports, pets } from '../src/db/schema.js';
 import { loadConfig, type Env } from '../src/config.js';
 import { call, createTestApp, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
 
@@ -312,17 +312,26 @@ describe('a bucket in trouble', () => {
     expect((await fetchImage(ctx.app, `pet/pet-images/${pet.image}`)).statusCode).toBe(200);
   });
 
-  it('closes an account while the bucket is stopped: the closing is not undone by photos it cannot delete yet', async () => {
+  it("closes an account while the bucket is stopped, and the worker deletes its photos once the bucket is back", async () => {
     const owner = await signUpOwner(ctx.app);
-    await petWithPhoto(ctx.app, owner.token);
+    const { pet } = await petWithPhoto(ctx.app, owner.token);
+    const noted = () => ctx.database.db.select().from(discardedFiles).where(eq(discardedFiles.name, pet.image!));
     await s3.close();
     try {
       const closed = await call(ctx.app, 'POST', 'Users/close-account', { token: owner.token, body: { password: owner.input.password } });
       expect(closed.status).toBe(200);
       expect((await call(ctx.app, 'GET', 'Users/current-user', { token: owner.token })).status).toBe(401);
+      // A round of the worker while the bucket is still down deletes nothing and keeps the note, with
+      // two attempts counted: the closing's own and the round's.
+      expect((await ctx.app.deleteDiscardedFiles()).left).toBeGreaterThanOrEqual(1);
+      expect(await noted()).toEqual([expect.objectContaining({ folder: 'pet-images', attempts: 2 })]);
     } finally {
       await startS3();
     }
+    expect(await bucket.has('pet-images', pet.image!)).toBe(true);
+    expect((await ctx.app.deleteDiscardedFiles()).deleted).toBeGreaterThanOrEqual(1);
+    expect(await bucket.has('pet-images', pet.image!)).toBe(false);
+    expect(await noted()).toEqual([]);
   });
 });
 

@@ -809,3 +809,16 @@ export const reminders = pgTable(
   },
   (t) => [uniqueIndex('reminders_once_idx').on(t.petId, t.kind, t.period)],
 );
+
+/**
+ * Stored images a committed change no longer names, to delete: a closed account's photos. Deleted at
+ * once after the commit and the row with them; what the storage could not delete then (a bucket out
+ * of reach, the process stopped) the worker deletes later, so a closing never leaves photos behind.
+ */
+export const discardedFiles = pgTable('discarded_files', {
+  id: serial('id').primaryKey(),
+  folder: text('folder').notNull(),
+  name: text('name').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: createdAt(),
+});

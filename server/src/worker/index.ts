@@ -32,10 +32,10 @@ const REMINDERS_EVERY_MS = 3600_000;
 /**
  * Background work beside the HTTP server: the mail outbox, the alert e-mails, the texts, the found
  * reports nobody opened, owners' transfer offers past their time, owners due a check of their
- * contacts, provider calls to retry, the owners' reminders and the daily expiry sweep. Returns a stop
- * function for graceful shutdown: no e-mail is
- * started after it, the e-mails claimed and not started are handed back for another instance, and it
- * resolves once those in flight are through.
+ * contacts, provider calls to retry, closed accounts' photos to delete, the owners' reminders and the
+ * daily expiry sweep. Returns a stop function for graceful shutdown: no e-mail is started after it, the
+ * e-mails claimed and not started are handed back for another instance, and it resolves once those in
+ * flight are through.
  */
 export function startWorker(
   app: FastifyInstance,
@@ -96,6 +96,10 @@ export function startWorker(
     if (asked) app.log.info({ asked }, 'owners asked whether their contacts still reach them');
   });
   const stopReplaced = run('replaced subscriptions', () => app.payments.stopReplacedSubscriptions());
+  const deleteDiscarded = run('discarded photos', async () => {
+    const { deleted, left } = await app.deleteDiscardedFiles();
+    if (deleted || left) app.log.info({ deleted, left }, "closed accounts' photos deleted");
+  });
   const sweep = run('expiry sweep', async () => {
     const expired = await app.payments.expireLapsedRegistrations();
     if (expired) app.log.info(`expiry sweep: ${expired} yearly registrations lapsed`);
@@ -118,6 +122,7 @@ export function startWorker(
     setInterval(expireTransfers, TRANSFER_EXPIRY_EVERY_MS),
     setInterval(checkContacts, CONTACT_CHECK_EVERY_MS),
     setInterval(stopReplaced, RETRY_EVERY_MS),
+    setInterval(deleteDiscarded, RETRY_EVERY_MS),
     setInterval(sweep, SWEEP_EVERY_MS),
     setInterval(remind, REMINDERS_EVERY_MS),
   ];

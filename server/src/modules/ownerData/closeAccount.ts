@@ -1,7 +1,7 @@
 import { messages, normalisePhone } from '@petreg/contract';
 import { eq } from 'drizzle-orm';
 import type { FileStorage } from '../../adapters/storage/index.js';
-import { discardImage, imageFolders } from '../../adapters/storage/images.js';
+import { imageFolders } from '../../adapters/storage/images.js';
 import { recordAudit } from '../../db/audit.js';
 import type { Database } from '../../db/client.js';
 import { pets, users } from '../../db/schema.js';
@@ -10,10 +10,12 @@ import { isAdministrator, type Session, type SessionService } from '../../plugin
 import type { PaymentService } from '../payments/service.js';
 import { createPasswordCheck } from '../users/signIn.js';
 import { closingSteps, needlesOf, type ClosingAccount } from './closingSteps.js';
+import { deleteDiscardedFiles, discardFiles } from './discardedFiles.js';
 
 /**
  * POST Users/close-account: the owner's password, then every personal detail erased in one
- * transaction (closingSteps), the sessions ended and the photos deleted. Rows stay, emptied: what
+ * transaction (closingSteps), the sessions ended and the photos deleted (noted in that transaction, so
+ * one the storage cannot delete at once is deleted by the worker later). Rows stay, emptied: what
  * others did (payments, alerts sent to professionals) keeps its history.
  */
 export function createAccountClosing(deps: {
@@ -46,7 +48,7 @@ export function createAccountClosing(deps: {
         petIds: [],
         files: user.photo ? [{ folder: imageFolders.users, name: user.photo }] : [],
       };
-      await db.transaction(async (tx) => {
+      const photos = await db.transaction(async (tx) => {
         // One closing at a time: a second request waits, then finds the account closed.
         const [locked] = await tx.select({ email: users.email }).from(users).where(eq(users.id, user.id)).for('update');
         if (locked?.email !== user.email) throw notFound(messages.notFound);
@@ -56,12 +58,14 @@ export function createAccountClosing(deps: {
         account.petIds = held.map((pet) => pet.id);
         for (const step of closingSteps) await step(tx, account);
         await recordAudit(tx, { actorUserId: user.id, action: 'close', entity: 'user', entityId: user.id, before: null, after: { closed: true } });
+        return discardFiles(tx, account.files);
       });
       await sessions.revokeAllFor(user.id);
       deps.forget(user.id);
       await deps.payments.stopReplacedSubscriptions();
-      // The account is closed whatever becomes of its images: one the bucket cannot delete now stays as an orphan.
-      await Promise.all(account.files.map((file) => discardImage(storage, file.folder, file.name, null)));
+      // The account is closed whatever becomes of its photos: what cannot be deleted now (the storage or
+      // the database out of reach), the worker deletes later from the notes the closing made.
+      await deleteDiscardedFiles(db, storage, photos).catch(() => undefined);
     },
   };
 }
