@@ -122,10 +122,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     if (!stopping) return done();
     void answerUnavailable(reply.header('connection', 'close'));
   });
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.debug({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
-    done();
-  });
+  // Only at debug level: otherwise every answer would build the line's fields for nothing.
+  if (app.log.level === 'debug' || app.log.level === 'trace') {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.debug({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+      done();
+    });
+  }
   const { metricsToken, sentryDsn } = config.operations;
   app.decorate('metrics', metricsToken ? createMetrics(database, app.log) : noMetrics);
   app.metrics.timeRequests(app);
