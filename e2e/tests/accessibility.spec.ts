@@ -59,6 +59,23 @@ const opening =
     await expect(page.getByRole(open)).toBeVisible();
   };
 
+/** Signs the owner out, and the administrator in. */
+async function signInAsAdministrator(page: Page) {
+  await page.goto('/sign-out');
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('jwt_access_token'))).toBeNull();
+  await page.goto('/sign-in');
+  await signIn(page, admin.email, admin.password);
+  await expect(page).toHaveURL(/\/admin-dashboard$/);
+}
+
+/** The screen at `path` with the dialog (or menu) the button named `button` opens, scanned while open. */
+const withOpen = (name: string, path: string, button: string | RegExp, open: 'dialog' | 'menu' = 'dialog'): Screen => ({
+  name,
+  path,
+  overlay: true,
+  ready: opening(button, open),
+});
+
 async function apiResult<T>(request: APIRequestContext, owner: Owner, method: 'get' | 'post' | 'put', path: string, data?: object): Promise<T> {
   const response = await request[method](`/api/v2/${path}`, { headers: { authorization: `Bearer ${owner.token}` }, data });
   expect(response.status(), await response.text()).toBe(200);
@@ -172,7 +189,7 @@ test.describe('[ACCESSIBILITY]', () => {
       }
     };
     await expectAccessible(page, [
-      { name: 'Account menu', overlay: true, path: '/client/dashboard', ready: opening(/^Hi, /, 'menu') },
+      withOpen('Account menu', '/client/dashboard', /^Hi, /, 'menu'),
       {
         name: 'Log out confirmation',
         overlay: true,
@@ -184,41 +201,33 @@ test.describe('[ACCESSIBILITY]', () => {
         },
       },
       { name: 'Navigation drawer', overlay: true, path: '/client/dashboard', ready: openNavigation },
-      { name: 'Add a backup contact', overlay: true, path: '/client/dashboard', ready: opening('Add a contact') },
-      { name: 'Transfer a pet to a new owner', overlay: true, path: `/client/pet/update/${petId}`, ready: opening(/^Transfer /) },
-      { name: "Remove a pet's vet", overlay: true, path: `/client/pet/update/${petId}`, ready: opening(/^Remove /) },
-      { name: 'Share my phone with a finder', overlay: true, path: `/client/found-reports/${reportId}`, ready: opening('Share my phone with this finder') },
-      { name: 'Mark a found report reunited', overlay: true, path: `/client/found-reports/${reportId}`, ready: opening('Mark as reunited') },
-      { name: 'Close my account', overlay: true, path: '/client/profile', ready: opening('Close my account') },
+      withOpen('Add a backup contact', '/client/dashboard', 'Add a contact'),
+      withOpen('Transfer a pet to a new owner', `/client/pet/update/${petId}`, /^Transfer /),
+      withOpen("Remove a pet's vet", `/client/pet/update/${petId}`, /^Remove /),
+      withOpen('Share my phone with a finder', `/client/found-reports/${reportId}`, 'Share my phone with this finder'),
+      withOpen('Mark a found report reunited', `/client/found-reports/${reportId}`, 'Mark as reunited'),
+      withOpen('Close my account', '/client/profile', 'Close my account'),
     ]);
   });
 
   test("the administrators' dialogs have no serious or critical WCAG 2.1 AA violation while open, at desktop and phone width", async ({ page, request }) => {
     test.slow();
     const { petId } = await ownerWithRecords(page, request);
-    await page.goto('/sign-out');
-    await expect.poll(() => page.evaluate(() => localStorage.getItem('jwt_access_token'))).toBeNull();
-    await page.goto('/sign-in');
-    await signIn(page, admin.email, admin.password);
-    await expect(page).toHaveURL(/\/admin-dashboard$/);
+    await signInAsAdministrator(page);
     await expectAccessible(page, [
-      { name: 'Transfer a pet (administrator)', overlay: true, path: `/admin/pet/${petId}`, ready: opening('Transfer') },
-      { name: 'Dispute hold', overlay: true, path: `/admin/pet/${petId}`, ready: opening('Dispute hold') },
-      { name: 'Remove a pet (administrator)', overlay: true, path: `/admin/pet/${petId}`, ready: opening('Remove') },
-      { name: 'Add a site', overlay: true, path: '/admin-sites', ready: opening('Add site') },
-      { name: 'Import sites', overlay: true, path: '/admin-sites', ready: opening('Import CSV') },
-      { name: 'Issue an API key', overlay: true, path: '/admin-api-keys', ready: opening('Issue a key') },
+      withOpen('Transfer a pet (administrator)', `/admin/pet/${petId}`, 'Transfer'),
+      withOpen('Dispute hold', `/admin/pet/${petId}`, 'Dispute hold'),
+      withOpen('Remove a pet (administrator)', `/admin/pet/${petId}`, 'Remove'),
+      withOpen('Add a site', '/admin-sites', 'Add site'),
+      withOpen('Import sites', '/admin-sites', 'Import CSV'),
+      withOpen('Issue an API key', '/admin-api-keys', 'Issue a key'),
     ]);
   });
 
   test("the administrators' screens have no serious or critical WCAG 2.1 AA violation, at desktop and phone width", async ({ page, request }) => {
     test.slow();
     const { petId } = await ownerWithRecords(page, request);
-    await page.goto('/sign-out');
-    await expect.poll(() => page.evaluate(() => localStorage.getItem('jwt_access_token'))).toBeNull();
-    await page.goto('/sign-in');
-    await signIn(page, admin.email, admin.password);
-    await expect(page).toHaveURL(/\/admin-dashboard$/);
+    await signInAsAdministrator(page);
     await expectAccessible(page, [
       { name: 'Admin dashboard', path: '/admin-dashboard' },
       { name: 'Search', path: '/admin-search' },
