@@ -164,8 +164,11 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the portal process killed o
     // Each recipient got the alert once, but those in flight at the kill, at most twice.
     const counts = sink.countsFor(scene.fanOut.recipients);
     expect([...counts.values()].every((n) => n >= 1 && n <= 2)).toBe(true);
+    // Only one the dead worker had claimed: the mail server may still have been reading one it took when
+    // the count before the kill was made (it counts a message once parsed), so the claims are the measure.
     const twice = [...counts].filter(([, n]) => n === 2).map(([to]) => to);
-    expect(twice.every((to) => takenUnmarked.includes(to))).toBe(true);
+    expect(twice.every((to) => inFlight.includes(to))).toBe(true);
+    expect(twice.length).toBeLessThanOrEqual(ALERT_EMAILS_AT_ONCE);
 
     await inspect(async (database) => {
       const rows = await rowsOf(database, scene.fanOut.alertId);
