@@ -14,7 +14,7 @@ export async function discardFiles(tx: Transaction, files: { folder: string; nam
 }
 
 /**
- * Deletes the noted images (those of `ids`, or the oldest due), each note with its image. An image the
+ * Deletes the noted images (those of `ids`, or a round of the least tried), each note with its image. An image the
  * storage cannot delete now keeps its note, counted, for the worker's next round. Answers how many went.
  */
 export async function deleteDiscardedFiles(db: Database, storage: FileStorage, ids?: number[]): Promise<{ deleted: number; left: number }> {
@@ -23,7 +23,8 @@ export async function deleteDiscardedFiles(db: Database, storage: FileStorage, i
     .select()
     .from(discardedFiles)
     .where(ids ? inArray(discardedFiles.id, ids) : undefined)
-    .orderBy(discardedFiles.id)
+    // The least tried first: notes that keep failing never hold back newer ones past a round's size.
+    .orderBy(discardedFiles.attempts, discardedFiles.id)
     .limit(ROUND);
   const gone = await Promise.all(
     due.map((file) =>
