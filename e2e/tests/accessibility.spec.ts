@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { admin } from '../playwright.config';
-import { expect, ownerWithPet, payThroughApi, randomChip, signIn, test, type Owner } from './fixtures';
+import { createOwner, expect, lastMailTo, ownerWithPet, payThroughApi, randomChip, signIn, test, type Owner } from './fixtures';
 
 /** A screen of the portal: its name in the report, where it is, and (when its h1 is not enough) what shows it is ready. */
 interface Screen {
@@ -28,6 +28,11 @@ async function seriousViolations(page: Page, where: string): Promise<string[]> {
     .flatMap((v) => v.nodes.map((node) => `${where}: ${v.id} (${v.impact}) at ${node.target.join(' ')} ${node.html.slice(0, 160)}`));
 }
 
+/** Waits until what moves has stopped (a dialog fading in, a toast sliding in): axe reads colours half-faded as they are. */
+async function settled(page: Page) {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
+}
+
 /** Opens each screen at each width once it has loaded, and fails listing every serious or critical violation found. */
 async function expectAccessible(page: Page, screens: Screen[]) {
   const found: string[] = [];
@@ -38,6 +43,7 @@ async function expectAccessible(page: Page, screens: Screen[]) {
       await expect(page.getByRole('main')).toBeVisible();
       await expect(page.getByRole('progressbar')).toHaveCount(0);
       await screen.ready?.(page);
+      await settled(page);
       const where = `${screen.name} (${screen.path}) at ${size.name} width`;
       const violations = await seriousViolations(page, where);
       // A screen names itself in one top-level heading, which screen readers jump to.
@@ -59,12 +65,26 @@ const opening =
     await expect(page.getByRole(open)).toBeVisible();
   };
 
-/** Signs the owner out, and the administrator in. */
-async function signInAsAdministrator(page: Page) {
+/** A screen's `ready` that opens the drawer the button named `name` opens on a phone; on a desktop the drawer is always shown. */
+const openingDrawer = (name: string | RegExp) => async (page: Page) => {
+  const button = page.getByRole('button', { name });
+  if (await button.isVisible()) {
+    await button.click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+  }
+};
+
+/** Signs whoever is signed in out, and the account given in. */
+async function signInAs(page: Page, account: { email: string; password: string }) {
   await page.goto('/sign-out');
   await expect.poll(() => page.evaluate(() => localStorage.getItem('jwt_access_token'))).toBeNull();
   await page.goto('/sign-in');
-  await signIn(page, admin.email, admin.password);
+  await signIn(page, account.email, account.password);
+  await expect(page.getByRole('button', { name: /^Hi, / })).toBeVisible();
+}
+
+async function signInAsAdministrator(page: Page) {
+  await signInAs(page, admin);
   await expect(page).toHaveURL(/\/admin-dashboard$/);
 }
 
@@ -180,14 +200,6 @@ test.describe('[ACCESSIBILITY]', () => {
   test("the owners' dialogs and menus have no serious or critical WCAG 2.1 AA violation while open, at desktop and phone width", async ({ page, request }) => {
     test.slow();
     const { petId, reportId } = await ownerWithRecords(page, request);
-    const openNavigation = async (p: Page) => {
-      // The navigation is a drawer the menu button opens on a phone; on a desktop it is always shown.
-      const button = p.getByRole('button', { name: /^Open navigation/ });
-      if (await button.isVisible()) {
-        await button.click();
-        await expect(p.getByRole('dialog')).toBeVisible();
-      }
-    };
     await expectAccessible(page, [
       withOpen('Account menu', '/client/dashboard', /^Hi, /, 'menu'),
       {
@@ -200,13 +212,33 @@ test.describe('[ACCESSIBILITY]', () => {
           await expect(p.getByRole('dialog')).toBeVisible();
         },
       },
-      { name: 'Navigation drawer', overlay: true, path: '/client/dashboard', ready: openNavigation },
+      { name: 'Navigation drawer', overlay: true, path: '/client/dashboard', ready: openingDrawer(/^Open navigation/) },
+      { name: 'Support drawer', overlay: true, path: '/client/dashboard', ready: openingDrawer('Support') },
       withOpen('Add a backup contact', '/client/dashboard', 'Add a contact'),
       withOpen('Transfer a pet to a new owner', `/client/pet/update/${petId}`, /^Transfer /),
       withOpen("Remove a pet's vet", `/client/pet/update/${petId}`, /^Remove /),
       withOpen('Share my phone with a finder', `/client/found-reports/${reportId}`, 'Share my phone with this finder'),
       withOpen('Mark a found report reunited', `/client/found-reports/${reportId}`, 'Mark as reunited'),
       withOpen('Close my account', '/client/profile', 'Close my account'),
+    ]);
+  });
+
+  test("the transfer dialogs, the giver's and the receiver's, have no serious or critical WCAG 2.1 AA violation while open, at desktop and phone width", async ({ page, request }) => {
+    test.slow();
+    const { owner, petId } = await ownerWithPet(page, request);
+    const next = await createOwner(request, 'Robin');
+    const offered = await request.post(`/api/v2/Pet/${petId}/transfer`, { headers: { authorization: `Bearer ${owner.token}` }, data: { email: next.email } });
+    expect(offered.status(), await offered.text()).toBe(200);
+    await expectAccessible(page, [withOpen('Cancel a transfer', `/client/pet/update/${petId}`, 'Cancel transfer')]);
+
+    // Offers reach an account that proved its address: the sign-up's link.
+    await signInAs(page, next);
+    const confirmation = await lastMailTo(next.email, 'Confirm your email address');
+    await page.goto(confirmation.text!.match(/http:\/\/\S+/)![0].replace(/^http:\/\/localhost:\d+/, ''));
+    await expect(page.getByText('Your email address is confirmed.')).toBeVisible();
+    await expectAccessible(page, [
+      withOpen('Accept a transfer', '/client/dashboard', 'Accept'),
+      withOpen('Decline a transfer', '/client/dashboard', 'Decline'),
     ]);
   });
 
@@ -221,6 +253,31 @@ test.describe('[ACCESSIBILITY]', () => {
       withOpen('Add a site', '/admin-sites', 'Add site'),
       withOpen('Import sites', '/admin-sites', 'Import CSV'),
       withOpen('Issue an API key', '/admin-api-keys', 'Issue a key'),
+      {
+        name: 'An API key issued, with its toast',
+        overlay: true,
+        path: '/admin-api-keys',
+        ready: async (p) => {
+          await opening('Issue a key')(p);
+          await p.getByRole('dialog').getByLabel('Holder').fill('Riverside Shelter');
+          await p.getByRole('button', { name: 'Issue key' }).click();
+          await expect(p.getByRole('dialog', { name: 'API key for Riverside Shelter' })).toBeVisible();
+          await expect(p.getByText('API key issued. Copy it now: it is not shown again.')).toBeVisible();
+        },
+      },
+      withOpen('Revoke an API key', '/admin-api-keys', /^Revoke the key of /),
+      {
+        // A toast on its own: with a dialog open, the rest of the page is hidden from screen readers.
+        name: 'An API key revoked, with its toast',
+        path: '/admin-api-keys',
+        ready: async (p) => {
+          await opening(/^Revoke the key of /)(p);
+          await p.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+          await expect(p.getByText('API key revoked.')).toBeVisible();
+        },
+      },
+      withOpen('Edit a site', '/admin-sites', /^Edit /),
+      withOpen('A message in the mail log', '/admin-send-email', /^Open the /),
     ]);
   });
 

@@ -131,7 +131,8 @@ function MailDialog({ entry, onClose }: { entry: MailLogEntry; onClose: () => vo
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="mail-title">
       <DialogTitle id="mail-title">{shown.queue === 'text' ? `Text to ${recipientOf(shown)}` : shown.subject}</DialogTitle>
-      <DialogContent dividers>
+      {/* A long message scrolls: the keyboard reaches it to scroll it too. */}
+      <DialogContent dividers tabIndex={0}>
         <Stack spacing={0.5} sx={{ mb: 2 }}>
           <Typography variant="body2">
             <b>To:</b> {recipientOf(shown)}
