@@ -153,6 +153,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       },
     },
   });
+  // A GET or HEAD carries no body to decompress: its route runs without the plugin's body hook (added
+  // before the plugin's own onRoute, which reads the option).
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (methods.every((method) => method === 'GET' || method === 'HEAD')) route.decompress ??= false;
+  });
   // Answers over 1 KB go compressed to clients that take it: brotli at a quality fast enough to run
   // on every answer (the built pages and scripts are compressed once, at build time, at the strongest).
   await app.register(compress, {

@@ -35,7 +35,8 @@ export class NotifiedCache<V> {
    * database does not answer, as it was when it stopped (no wait on it first).
    */
   async get(key: string): Promise<V | undefined> {
-    if (!this.subscription?.unanswered()) await this.subscription?.caughtUp();
+    const catchingUp = this.subscription?.unanswered() ? undefined : this.subscription?.caughtUp();
+    if (catchingUp) await catchingUp;
     this.settle();
     const answer = this.subscription?.live() || this.subscription?.unanswered() ? this.answers.get(key) : undefined;
     this.meter.read(answer !== undefined);

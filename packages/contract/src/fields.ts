@@ -29,7 +29,8 @@ export const idParam = (message: string = messages.invalidId) => recordId(z.coer
  * Characters PostgreSQL refuses: NUL in text, and a lone UTF-16 surrogate (JSON allows "\ud800"),
  * which jsonb refuses outright, so a settings value or an audit record holding one would answer 500.
  */
-const hasRefusedCharacter = (text: string) => text.includes('\u0000') || /\p{Cs}/u.test(text);
+const loneSurrogate = /\p{Cs}/u;
+const hasRefusedCharacter = (text: string) => text.includes('\u0000') || loneSurrogate.test(text);
 
 /**
  * Control characters (Unicode Cc: tab, line breaks, DEL, C1) and the Unicode line and paragraph

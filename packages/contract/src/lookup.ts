@@ -45,6 +45,9 @@ function formatOf(chipId: string): ChipFormat | null {
   return null;
 }
 
+/** The manufacturer table, the longest prefix first (the most specific), the table's order otherwise. */
+const longestPrefixFirst = [...chipManufacturers].sort((a, b) => b.prefix.length - a.prefix.length);
+
 /** Format and manufacturer of a normalised chip number, from the manufacturer table. */
 export function describeChipNumber(chipId: string): ChipNumberInfo {
   const format = formatOf(chipId);
@@ -53,9 +56,7 @@ export function describeChipNumber(chipId: string): ChipNumberInfo {
   if (format === 'iso' && lead >= isoCountryCodeRange.min && lead <= isoCountryCodeRange.max) {
     return { format, manufacturer: null, countryCode: chipId.slice(0, 3) };
   }
-  const [match] = chipManufacturers
-    .filter((m) => m.format === format && chipId.startsWith(m.prefix))
-    .sort((a, b) => b.prefix.length - a.prefix.length);
+  const match = longestPrefixFirst.find((m) => m.format === format && chipId.startsWith(m.prefix));
   return { format, manufacturer: match?.name ?? null, countryCode: null };
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { answerUnavailable } from '../errorHandler.js';
 
@@ -20,8 +20,7 @@ const reads = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export const writeAdmissionPlugin = fp(async (app: FastifyInstance, { maxInFlight, retryAfterS }: WriteAdmissionOptions) => {
   let inFlight = 0;
-  app.addHook('onRequest', (request, reply, done) => {
-    if (reads.has(request.method)) return done();
+  const admit: onRequestHookHandler = (_request, reply, done) => {
     if (inFlight >= maxInFlight) {
       void answerUnavailable(reply, retryAfterS);
       return;
@@ -30,5 +29,10 @@ export const writeAdmissionPlugin = fp(async (app: FastifyInstance, { maxInFligh
     // 'close' comes once the answer is sent or the client went away, whatever happened in between.
     reply.raw.once('close', () => inFlight--);
     done();
+  };
+  // On the routes that write only: the reads, the public lookups first, skip the hook altogether.
+  app.addHook('onRoute', (route) => {
+    if ([route.method].flat().every((method) => reads.has(method))) return;
+    route.onRequest = [admit, ...[route.onRequest ?? []].flat()];
   });
 });

@@ -61,7 +61,9 @@ export class ChipIndex {
   async mayHold(chipId: string): Promise<boolean> {
     const subscription = this.subscription;
     if (!subscription) return true;
-    await subscription.caughtUp();
+    // Awaited only when there is something to wait for: every lookup comes here, and an await costs a turn.
+    const catchingUp = subscription.caughtUp();
+    if (catchingUp) await catchingUp;
     // Not while the listening connection is down, even frozen: writes made once the database answers
     // again, before the connection listens again, would go unheard.
     if (!subscription.live()) return true;

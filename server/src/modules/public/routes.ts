@@ -14,12 +14,15 @@ export const publicLimits = {
   shortLink: { max: 60, window: MINUTE },
 };
 
+/** The lookup's and the short link's answers stay far under the compression threshold: no compression hook runs for them. */
+const small = { compress: false } as const;
+
 export const publicRoutes: FastifyPluginAsyncZod<{ publicPages: PublicService }> = async (app, { publicPages }) => {
   const tags = ['Public'];
 
   app.get(
     '/utilities/microchip-lookup',
-    { schema: { tags, querystring: microchipLookupSchema }, config: perIp(publicLimits.lookup) },
+    { schema: { tags, querystring: microchipLookupSchema }, config: perIp(publicLimits.lookup), ...small },
     async (request) => answer(await publicPages.lookup(request.query.id)),
   );
 
@@ -29,7 +32,7 @@ export const publicRoutes: FastifyPluginAsyncZod<{ publicPages: PublicService }>
 
   app.get(
     '/pet/short-url-details/:id',
-    { schema: { tags, params: publicIdParams }, config: perIp(publicLimits.shortLink) },
+    { schema: { tags, params: publicIdParams }, config: perIp(publicLimits.shortLink), ...small },
     async (request) => answer(await publicPages.shortLinkTarget(request.params.id)),
   );
 };
