@@ -7,7 +7,7 @@
 // (connections shared between them). Also writes alone on PGlite, at 25 and at 100 connections.
 // Per call: req/s, p50/p99 and statuses; 5xx and client timeouts (10 s) counted; every acknowledged
 // write looked for afterwards; each portal's memory (RSS) after set-up and at the end.
-// Run: npm run build && npm run bench:load
+// Run: npm run build && npm run bench:load   (BENCH_ONLY=server: the PostgreSQL server's rows only)
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -268,7 +268,8 @@ async function onServer(instances: number) {
 }
 
 requireBuild();
-{
+// BENCH_ONLY=server: the server's rows only.
+if (process.env.BENCH_ONLY !== 'server') {
   const portal = await startBuiltPortal();
   try {
     await run('PGlite (embedded)', [portal.base], [portal.pid], 100, MIX);

@@ -3,6 +3,7 @@ import { and, eq, inArray, isNotNull, sql, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from './db/client.js';
 import { sites, zipCodes } from './db/schema.js';
+import { RecentCache } from './recent.js';
 
 export const METERS_PER_MILE = 1609.344;
 /** The radius of earthdistance's sphere (earth()), so both ways of measuring agree. */
@@ -19,10 +20,25 @@ export function milesBetween(from: Point, to: Point): number {
   return (2 * EARTH_RADIUS_METERS * Math.asin(Math.min(1, Math.sqrt(haversine)))) / METERS_PER_MILE;
 }
 
+/**
+ * ZIP codes found lately. The table changes only when another edition of the dataset is seeded, at a
+ * start (which forgets them here): an instance started before it lags by an hour at most. A ZIP the
+ * table lacks is read each time.
+ */
+const foundZips = new RecentCache<string, Readonly<ZipPlace>>(60 * 60_000, 50_000);
+
+/** Called once the ZIP table was seeded again. */
+export const forgetFoundZips = () => foundZips.clear();
+
 /** A US ZIP code with its place name and centre; null when the ZIP table does not hold it. */
-export async function findZip(db: Database, zip: string): Promise<ZipPlace | null> {
+export async function findZip(db: Database, zip: string): Promise<Readonly<ZipPlace> | null> {
+  const known = foundZips.get(zip);
+  if (known) return known;
   const [row] = await db.select().from(zipCodes).where(eq(zipCodes.zip, zip));
-  return row ? { ...row, place: formatPlace(row) } : null;
+  if (!row) return null;
+  const found = Object.freeze({ ...row, place: formatPlace(row) });
+  foundZips.set(zip, found);
+  return found;
 }
 
 /** The ZIP codes of a list the table holds, by ZIP, in one query (a CSV import's rows). */

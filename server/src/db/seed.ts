@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { alertPlanKey } from '@petreg/contract';
 import { count, eq, sql } from 'drizzle-orm';
+import { forgetFoundZips } from '../geography.js';
 import type { Database } from './client.js';
 import { breeds, chipTypes, plans, settings, sites, species, states, zipCodes } from './schema.js';
 import { microchipBrands } from './seed-data/brands.js';
@@ -78,6 +79,7 @@ async function seedZipCodes(db: Database): Promise<void> {
       on conflict (zip) do update
         set city = excluded.city, state = excluded.state, latitude = excluded.latitude, longitude = excluded.longitude`);
   }
+  forgetFoundZips();
   const value = { version: zipDatasetVersion, rows: dataset.length };
   await db.insert(settings).values({ key: zipCodesEditionKey, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
 }

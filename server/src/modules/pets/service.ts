@@ -8,7 +8,7 @@ import {
   type PetProfile,
   type PetRegistration,
 } from '@petreg/contract';
-import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { FileStorage, ServedFile } from '../../adapters/storage/index.js';
 import { recordAudit } from '../../db/audit.js';
 import type { Database, Transaction } from '../../db/client.js';
@@ -41,12 +41,9 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
   const squareCopies = new RecentCache<string, Buffer>(Infinity, SQUARE_COPIES_MAX);
   const references = createPetReferences(db);
 
-  /**
-   * The pets `where` picks, with their breeds, live chips and short link, in one statement (a pet's
-   * save and the owner's list are the calls owners make most; each statement is a round trip).
-   */
-  async function readPets(where: SQL | undefined): Promise<{ row: PetRow; pet: Pet }[]> {
-    const rows = await db
+  /** Pets with their breeds, live chips and short link, in one statement; the reads below say which. */
+  const petsWithDetails = () =>
+    db
       .select({
         row: pets,
         // Written out, not built from the columns: drizzle leaves a one-table select's columns unqualified,
@@ -59,8 +56,21 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
         shortId: sql<string | null>`(select l.code from short_links l where l.pet_id = "pets"."id")`,
       })
       .from(pets)
-      .where(where)
+      .$dynamic()
       .orderBy(asc(pets.id));
+  /**
+   * A pet's save and the owner's list are the calls owners make most: their reads are built once, as
+   * building a statement this size costs more than the database takes to answer it. Unnamed, as a
+   * pooler in transaction mode (PgBouncer's default) takes no named statements.
+   */
+  const petById = petsWithDetails().where(eq(pets.id, sql.placeholder('id'))).prepare('');
+  const livePetById = petsWithDetails().where(and(eq(pets.id, sql.placeholder('id')), isNull(pets.deletedAt))).prepare('');
+  const livePetsOfOwner = petsWithDetails().where(and(eq(pets.userId, sql.placeholder('userId')), isNull(pets.deletedAt))).prepare('');
+  type PetWithDetails = Awaited<ReturnType<typeof petById.execute>>[number];
+
+  /** The pets a statement above read, as the API gives them. */
+  async function readPets(reading: Promise<PetWithDetails[]>): Promise<{ row: PetRow; pet: Pet }[]> {
+    const rows = await reading;
     if (rows.length === 0) return [];
     const speciesName = await references.speciesNames(rows.flatMap(({ row }) => (row.speciesId ? [row.speciesId] : [])));
     const now = Date.now();
@@ -105,7 +115,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
 
   /** The live pet with its details, when the session may act on it; 404 or 403 otherwise. */
   async function readOwnedPet(session: Session, id: number) {
-    const [found] = await readPets(and(eq(pets.id, id), isNull(pets.deletedAt)));
+    const [found] = await readPets(livePetById.execute({ id }));
     return ownedOrRefused(session, found && { ...found, userId: found.row.userId });
   }
 
@@ -188,7 +198,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
 
   return {
     async listForOwner(userId: number): Promise<Pet[]> {
-      const found = await readPets(and(eq(pets.userId, userId), isNull(pets.deletedAt)));
+      const found = await readPets(livePetsOfOwner.execute({ userId }));
       return found.map(({ pet }) => pet);
     },
 
@@ -198,7 +208,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
 
     /** A pet whether or not it was removed: administrators still read a removed pet's record (a chip search leads there). */
     async getIncludingRemoved(id: number): Promise<Pet> {
-      const [found] = await readPets(eq(pets.id, id));
+      const [found] = await readPets(petById.execute({ id }));
       if (!found) throw notFound(messages.notFound);
       return found.pet;
     },
@@ -218,7 +228,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
           await createShortLink(tx, row!.id);
           return row!.id;
         });
-        const [created] = await readPets(eq(pets.id, petId));
+        const [created] = await readPets(petById.execute({ id: petId }));
         return { pet: created!.pet, enabled: true, plan: null, warnings: chipWarnings(input.chipId) };
       } catch (error) {
         // Another registration took the chip between the check and the insert.
