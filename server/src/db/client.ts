@@ -19,6 +19,13 @@ export { DatabaseInUseError } from './dataDirLock.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/**
+ * The name a statement prepared once (`.prepare(unnamed)`) goes by: none. The hot reads are built once,
+ * as drizzle's building cost more than the database's answer; sent unnamed, as a pooler in
+ * transaction mode (PgBouncer's default) takes no named statements.
+ */
+export const unnamed = '';
+
 export interface Subscription {
   live(): boolean;
   /**

@@ -11,7 +11,7 @@ import {
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { FileStorage, ServedFile } from '../../adapters/storage/index.js';
 import { recordAudit } from '../../db/audit.js';
-import type { Database, Transaction } from '../../db/client.js';
+import { unnamed, type Database, type Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { breeds, chips, petBreeds, pets } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
@@ -58,14 +58,10 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
       .from(pets)
       .$dynamic()
       .orderBy(asc(pets.id));
-  /**
-   * A pet's save and the owner's list are the calls owners make most: their reads are built once, as
-   * building a statement this size costs more than the database takes to answer it. Unnamed, as a
-   * pooler in transaction mode (PgBouncer's default) takes no named statements.
-   */
-  const petById = petsWithDetails().where(eq(pets.id, sql.placeholder('id'))).prepare('');
-  const livePetById = petsWithDetails().where(and(eq(pets.id, sql.placeholder('id')), isNull(pets.deletedAt))).prepare('');
-  const livePetsOfOwner = petsWithDetails().where(and(eq(pets.userId, sql.placeholder('userId')), isNull(pets.deletedAt))).prepare('');
+  // A pet's save and the owner's list are the calls owners make most.
+  const petById = petsWithDetails().where(eq(pets.id, sql.placeholder('id'))).prepare(unnamed);
+  const livePetById = petsWithDetails().where(and(eq(pets.id, sql.placeholder('id')), isNull(pets.deletedAt))).prepare(unnamed);
+  const livePetsOfOwner = petsWithDetails().where(and(eq(pets.userId, sql.placeholder('userId')), isNull(pets.deletedAt))).prepare(unnamed);
   type PetWithDetails = Awaited<ReturnType<typeof petById.execute>>[number];
 
   /** The pets a statement above read, as the API gives them. */

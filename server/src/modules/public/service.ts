@@ -12,7 +12,7 @@ import {
 import { and, asc, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { imageUrl } from '../../adapters/storage/images.js';
-import type { Database } from '../../db/client.js';
+import { unnamed, type Database } from '../../db/client.js';
 import { findZip } from '../../geography.js';
 import {
   backupContacts,
@@ -57,26 +57,94 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
     lastUpdated: registered?.lastUpdated ?? null,
   });
 
+  // The finders' reads, built once (see `unnamed`).
+  const firstContactOf = db
+    .select({ id: backupContacts.id, phoneNumber: backupContacts.phoneNumber })
+    .from(backupContacts)
+    .where(and(eq(backupContacts.userId, sql.placeholder('userId')), isNull(backupContacts.deletedAt)))
+    .orderBy(asc(backupContacts.id))
+    .limit(1)
+    .prepare(unnamed);
+  const firstSiteOf = db
+    .select({ id: sites.id, googlePlaceId: sites.googlePlaceId, phoneNumber: sites.phoneNumber })
+    .from(sitePets)
+    .innerJoin(sites, eq(sites.id, sitePets.siteId))
+    .where(and(eq(sitePets.petId, sql.placeholder('petId')), isNull(sitePets.deletedAt)))
+    .orderBy(asc(sitePets.id))
+    .limit(1)
+    .prepare(unnamed);
+  const registeredChip = db
+    .select({
+      id: chips.chipId,
+      oneTime: chips.oneTime,
+      expirationDate: chips.expirationDate,
+      // The chip registered, the pet changed (or moved to another owner), the owner's contact details changed.
+      lastUpdated: sql`greatest(${chips.createdAt}, ${pets.updatedAt}, ${users.contactUpdatedAt})`.mapWith(chips.createdAt),
+    })
+    .from(chips)
+    .innerJoin(pets, eq(pets.id, chips.petId))
+    .innerJoin(users, eq(users.id, pets.userId))
+    .where(
+      and(
+        eq(chips.chipId, sql.placeholder('chipId')),
+        isNull(chips.removedAt),
+        eq(chips.isActive, true),
+        or(eq(chips.oneTime, true), isNull(chips.expirationDate), gt(chips.expirationDate, sql.placeholder('now'))),
+        eq(pets.isActive, true),
+        isNull(pets.deletedAt),
+      ),
+    )
+    .limit(1)
+    .prepare(unnamed);
+  const profileRow = db
+    .select({
+      pet: pets,
+      species: species.name,
+      owner: {
+        firstName: users.firstName,
+        lastName: users.lastName,
+        email: users.email,
+        phone: users.phoneNumber,
+        photo: users.photo,
+        protectedAt: users.recordProtectedAt,
+      },
+      state: { abbreviation: states.abbreviation, country: states.countryAbbreviation },
+    })
+    .from(pets)
+    .innerJoin(users, eq(users.id, pets.userId))
+    .leftJoin(states, eq(states.id, users.stateId))
+    .leftJoin(species, eq(species.id, pets.speciesId))
+    .where(and(eq(pets.publicId, sql.placeholder('publicId')), isNull(pets.deletedAt), eq(users.isActive, true)))
+    .prepare(unnamed);
+  const breedNamesOf = db
+    .select({ name: breeds.name })
+    .from(petBreeds)
+    .innerJoin(breeds, eq(breeds.id, petBreeds.breedId))
+    .where(eq(petBreeds.petId, sql.placeholder('petId')))
+    .orderBy(asc(breeds.name))
+    .prepare(unnamed);
+  const openAlertOf = db
+    .select({ status: petAlerts.status })
+    .from(petAlerts)
+    // Out to the professionals and not found yet; an alert still waiting for payment announces nothing.
+    .where(and(eq(petAlerts.petId, sql.placeholder('petId')), eq(petAlerts.status, 'paid')))
+    .orderBy(desc(petAlerts.createdAt))
+    .limit(1)
+    .prepare(unnamed);
+  const shortLinkRow = db
+    .select({ publicId: pets.publicId, petId: pets.id, userId: pets.userId })
+    .from(shortLinks)
+    .innerJoin(pets, eq(pets.id, shortLinks.petId))
+    .innerJoin(users, eq(users.id, pets.userId))
+    .where(and(eq(shortLinks.code, sql.placeholder('code')), isNull(pets.deletedAt), eq(users.isActive, true)))
+    .prepare(unnamed);
+
   /**
    * The owner's contact fields and the first vet (a live link, to a site in the directory or taken
    * out of it) and backup contact, for a pet whose owner shares them.
    */
   async function contact(petId: number, userId: number) {
-    const [firstContact, firstSite] = await Promise.all([
-      db
-        .select({ id: backupContacts.id, phoneNumber: backupContacts.phoneNumber })
-        .from(backupContacts)
-        .where(and(eq(backupContacts.userId, userId), isNull(backupContacts.deletedAt)))
-        .orderBy(asc(backupContacts.id))
-        .limit(1),
-      db
-        .select({ id: sites.id, googlePlaceId: sites.googlePlaceId, phoneNumber: sites.phoneNumber })
-        .from(sitePets)
-        .innerJoin(sites, eq(sites.id, sitePets.siteId))
-        .where(and(eq(sitePets.petId, petId), isNull(sitePets.deletedAt)))
-        .orderBy(asc(sitePets.id))
-        .limit(1),
-    ]);
+    const [firstContact, firstSite] = await Promise.all([firstContactOf.execute({ userId }), firstSiteOf.execute({ petId })]);
     return { backupContacts: firstContact, sites: firstSite };
   }
 
@@ -91,29 +159,7 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
     const known = await lookups.get(chipId);
     if (known) return known;
     const ticket = lookups.ticket();
-    const now = new Date();
-    const [registered] = await db
-      .select({
-        id: chips.chipId,
-        oneTime: chips.oneTime,
-        expirationDate: chips.expirationDate,
-        // The chip registered, the pet changed (or moved to another owner), the owner's contact details changed.
-        lastUpdated: sql`greatest(${chips.createdAt}, ${pets.updatedAt}, ${users.contactUpdatedAt})`.mapWith(chips.createdAt),
-      })
-      .from(chips)
-      .innerJoin(pets, eq(pets.id, chips.petId))
-      .innerJoin(users, eq(users.id, pets.userId))
-      .where(
-        and(
-          eq(chips.chipId, chipId),
-          isNull(chips.removedAt),
-          eq(chips.isActive, true),
-          or(eq(chips.oneTime, true), isNull(chips.expirationDate), gt(chips.expirationDate, now)),
-          eq(pets.isActive, true),
-          isNull(pets.deletedAt),
-        ),
-      )
-      .limit(1);
+    const [registered] = await registeredChip.execute({ chipId, now: new Date().toISOString() });
     const answer = answerFor(chipId, registered);
     const runsOut = registered && !registered.oneTime ? (registered.expirationDate ?? undefined) : undefined;
     lookups.remember(ticket, chipId, answer, runsOut);
@@ -139,43 +185,11 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
       if (known) return known.profile;
       const ticket = profiles.ticket();
       const now = new Date();
-      const [row] = await db
-        .select({
-          pet: pets,
-          species: species.name,
-          owner: {
-            firstName: users.firstName,
-            lastName: users.lastName,
-            email: users.email,
-            phone: users.phoneNumber,
-            photo: users.photo,
-            protectedAt: users.recordProtectedAt,
-          },
-          state: { abbreviation: states.abbreviation, country: states.countryAbbreviation },
-        })
-        .from(pets)
-        .innerJoin(users, eq(users.id, pets.userId))
-        .leftJoin(states, eq(states.id, users.stateId))
-        .leftJoin(species, eq(species.id, pets.speciesId))
-        .where(and(eq(pets.publicId, publicId), isNull(pets.deletedAt), eq(users.isActive, true)));
+      const [row] = await profileRow.execute({ publicId });
       if (!row) throw notFound(messages.notFound);
       const { pet, owner, state } = row;
 
-      const [breedRows, [openAlert]] = await Promise.all([
-        db
-          .select({ name: breeds.name })
-          .from(petBreeds)
-          .innerJoin(breeds, eq(breeds.id, petBreeds.breedId))
-          .where(eq(petBreeds.petId, pet.id))
-          .orderBy(asc(breeds.name)),
-        db
-          .select({ status: petAlerts.status })
-          .from(petAlerts)
-          // Out to the professionals and not found yet; an alert still waiting for payment announces nothing.
-          .where(and(eq(petAlerts.petId, pet.id), eq(petAlerts.status, 'paid')))
-          .orderBy(desc(petAlerts.createdAt))
-          .limit(1),
-      ]);
+      const [breedRows, [openAlert]] = await Promise.all([breedNamesOf.execute({ petId: pet.id }), openAlertOf.execute({ petId: pet.id })]);
 
       const missingDate = timestamp(pet.missingDate);
       const foundDate = timestamp(pet.foundDate);
@@ -227,12 +241,7 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
       const known = await linkTargets.get(normalised);
       if (known) return known.publicId;
       const ticket = linkTargets.ticket();
-      const [row] = await db
-        .select({ publicId: pets.publicId, petId: pets.id, userId: pets.userId })
-        .from(shortLinks)
-        .innerJoin(pets, eq(pets.id, shortLinks.petId))
-        .innerJoin(users, eq(users.id, pets.userId))
-        .where(and(eq(shortLinks.code, normalised), isNull(pets.deletedAt), eq(users.isActive, true)));
+      const [row] = await shortLinkRow.execute({ code: normalised });
       if (!row) throw notFound(messages.invalidShortUrl);
       linkTargets.remember(ticket, normalised, row);
       return row.publicId;
