@@ -268,8 +268,9 @@ async function onServer(instances: number) {
 }
 
 requireBuild();
-// BENCH_ONLY=server: the server's rows only.
-if (process.env.BENCH_ONLY !== 'server') {
+const only = process.env.BENCH_ONLY;
+if (only !== undefined && only !== 'server') throw new Error(`BENCH_ONLY=${only}: only "server" is known`);
+if (only !== 'server') {
   const portal = await startBuiltPortal();
   try {
     await run('PGlite (embedded)', [portal.base], [portal.pid], 100, MIX);

@@ -15,7 +15,7 @@ import { type FileStorage } from './adapters/storage/index.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { AppError } from './errors.js';
-import { jsonBodyLimit } from './http.js';
+import { jsonBodyLimit, readsOnly } from './http.js';
 import { type PaymentService } from './modules/payments/service.js';
 import { builtIndexPage } from './indexPage.js';
 import { builtFinderPageRenderer, finderPageRoutes } from './modules/public/finderPages.js';
@@ -153,11 +153,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       },
     },
   });
-  // A GET or HEAD carries no body to decompress: its route runs without the plugin's body hook (added
-  // before the plugin's own onRoute, which reads the option).
+  // A read carries no body to decompress: its route runs without the plugin's body hook (added before
+  // the plugin's own onRoute, which reads the option).
   app.addHook('onRoute', (route) => {
-    const methods = [route.method].flat();
-    if (methods.every((method) => method === 'GET' || method === 'HEAD')) route.decompress ??= false;
+    if (readsOnly(route)) route.decompress ??= false;
   });
   // Answers over 1 KB go compressed to clients that take it: brotli at a quality fast enough to run
   // on every answer (the built pages and scripts are compressed once, at build time, at the strongest).
@@ -166,8 +165,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     encodings: ['br', 'gzip'],
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
   });
-  // A server runs writes side by side (and gives each a statement timeout); the embedded database one by one.
-  if (database.kind === 'pglite') await app.register(writeAdmissionPlugin, { maxInFlight: EMBEDDED_WRITES_MAX, retryAfterS: 1 });
   await app.register(rateLimit, {
     global: false,
     allowList: (request) => config.rateLimitAllowList.includes(request.ip),
@@ -191,6 +188,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     transform: jsonSchemaTransform,
   });
   await app.register(authPlugin, { database, jwtSecret: deps.jwtSecret });
+  // A server runs writes side by side (and gives each a statement timeout); the embedded database one by one.
+  if (database.kind === 'pglite') await app.register(writeAdmissionPlugin, { maxInFlight: EMBEDDED_WRITES_MAX, retryAfterS: 1 });
 
   app.setErrorHandler(answerErrors);
 

@@ -35,6 +35,12 @@ export function sendImage(reply: FastifyReply, image: ServedFile | null) {
   return reply.type('image/jpeg').header('cache-control', 'public, max-age=31536000, immutable').send(image.body);
 }
 
+/** The methods that carry no body to read and write nothing. */
+const readMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether a route answers reads only (its methods, as an onRoute hook sees them). */
+export const readsOnly = (route: { method: string | string[] }) => [route.method].flat().every((method) => readMethods.has(method));
+
 /**
  * What an address's limits are counted by, as @fastify/rate-limit's own default: an IPv6 address
  * counts with its whole /64, which a single host may hold.

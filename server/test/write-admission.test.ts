@@ -45,6 +45,9 @@ describe.runIf(process.env.TEST_DB === 'pglite')('writes queued on the embedded 
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');
     expect(refused.body.errors).toEqual([messages.serviceUnavailable]);
+    // Refused before its session is checked: a check read from the database would queue behind the writes let in.
+    const unchecked = await call(ctx.app, 'PUT', `Pet/${pet.id}`, { token: 'not-a-session', body: { id: pet.id, name: 'Biscuit' } });
+    expect(unchecked.status).toBe(503);
     // A kept answer needs no database.
     const kept = await lookup();
     expect(kept.status).toBe(200);

@@ -22,7 +22,8 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 /**
  * The name a statement prepared once (`.prepare(unnamed)`) goes by: none. The hot reads are built once,
  * as drizzle's building cost more than the database's answer; sent unnamed, as a pooler in
- * transaction mode (PgBouncer's default) takes no named statements.
+ * transaction mode (PgBouncer's `pool_mode = transaction`, before 1.21 or without
+ * `max_prepared_statements`) takes no named statements.
  */
 export const unnamed = '';
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { answerUnavailable } from '../errorHandler.js';
+import { readsOnly } from '../http.js';
 
 export interface WriteAdmissionOptions {
   /** Writes let in at once; one more is refused until one of them has answered. */
@@ -8,8 +9,6 @@ export interface WriteAdmissionOptions {
   /** Seconds the refused client is asked to wait: the writes ahead of it answer within about that. */
   retryAfterS: number;
 }
-
-const reads = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * The embedded database runs one statement at a time for the whole process, so writes queue behind
@@ -30,9 +29,11 @@ export const writeAdmissionPlugin = fp(async (app: FastifyInstance, { maxInFligh
     reply.raw.once('close', () => inFlight--);
     done();
   };
-  // On the routes that write only: the reads, the public lookups first, skip the hook altogether.
+  // On the routes that write only: the reads, the public lookups first, skip the hook altogether. First
+  // of their hooks (registered after the session's, which puts itself first): a write refused costs no
+  // session check, which on the embedded database would queue behind the writes let in.
   app.addHook('onRoute', (route) => {
-    if ([route.method].flat().every((method) => reads.has(method))) return;
+    if (readsOnly(route)) return;
     route.onRequest = [admit, ...[route.onRequest ?? []].flat()];
   });
 });
