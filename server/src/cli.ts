@@ -33,7 +33,7 @@ class UsageError extends Error {}
 /** Runs one job against the configured database with the portal's own services, then closes both. */
 async function withPortal(job: (app: FastifyInstance, database: DatabaseHandle, jwtSecret: string) => Promise<void>) {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'db') });
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'db'), poolMode: config.databasePoolMode });
   await database.migrate();
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'mail') });
   const jwtSecret = resolveJwtSecret(config);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { twilioEnv, twilioOf, type TwilioSettings } from './adapters/sms/settings.js';
 import { s3Env, s3Of, type S3Settings } from './adapters/storage/settings.js';
 import { ConfigError } from './configError.js';
+import type { PoolMode } from './db/transactionPool.js';
 import { trustProxy } from './trustProxy.js';
 import { operationsEnv, operationsOf, type OperationsSettings } from './modules/operations/settings.js';
 import { inboundMailEnv, inboundMailOf, type InboundMailSettings } from './modules/relay/settings.js';
@@ -52,6 +53,7 @@ const envSchema = z.object({
   DATABASE_URL: optionalUrl.refine((v) => !v || /^postgres(ql)?:/.test(v), 'must start with postgres://'),
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  DATABASE_POOL_MODE: z.enum(['session', 'transaction']).default('session'),
   PUBLIC_URL: optionalUrl,
   PRODUCTION_HOST: optionalString.refine((v) => !v || /^[a-z0-9.-]+(:\d+)?$/i.test(v), 'must be a host name, optionally with :port'),
   JWT_SECRET: optionalString.refine((v) => !v || v.length >= 32, 'must be at least 32 characters'),
@@ -133,6 +135,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** How long a PostgreSQL server may take to accept a connection, and to answer a statement. */
   databaseTimeouts: { connectMs: number; statementMs: number };
+  /** How DATABASE_URL reaches the server: directly or through a pooler in session mode, or through one in transaction mode. */
+  databasePoolMode: PoolMode;
   publicUrl: string;
   /** Host of the production portal; the public lookup page opened on any other host moves there. */
   productionHost: string | undefined;
@@ -215,6 +219,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databaseTimeouts: { connectMs: e.DATABASE_CONNECT_TIMEOUT_MS, statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS },
+    databasePoolMode: e.DATABASE_POOL_MODE,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     productionHost: e.PRODUCTION_HOST?.toLowerCase(),
     jwtSecret: e.JWT_SECRET,

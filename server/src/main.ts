@@ -26,7 +26,7 @@ const STOP_WITHIN_MS = 8000;
 async function main() {
   const config = loadConfig();
   const jwtSecret = resolveJwtSecret(config);
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'db'), timeouts: config.databaseTimeouts });
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'db'), timeouts: config.databaseTimeouts, poolMode: config.databasePoolMode });
   await database.migrate();
   await seedStaticData(database.db);
   const samples = config.sampleSites ? await seedSampleSites(database.db) : 0;

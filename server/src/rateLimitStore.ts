@@ -44,9 +44,8 @@ function preparedHit(db: Database) {
       },
     })
     .returning({ current: rateLimitCounters.count, ttl: sql<number>`(extract(epoch from ${rateLimitCounters.expiresAt} - ${now}) * 1000)::float8` })
-    // Built once; unnamed, so the server parses it on each hit: a pooler in transaction mode has no
-    // statement a connection prepared before.
-    .prepare('');
+    // Built once and prepared on the server under its name (see `openDatabase`).
+    .prepare('rate_limit_hit');
 }
 
 /**

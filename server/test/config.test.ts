@@ -13,6 +13,7 @@ describe('configuration', () => {
     expect(config).toMatchObject({
       port: 3000,
       databaseUrl: undefined,
+      databasePoolMode: 'session',
       publicUrl: 'http://localhost:3000',
       smtpUrl: undefined,
       admin: { email: 'admin@localhost', password: undefined },
@@ -45,6 +46,7 @@ describe('configuration', () => {
   it.each([
     [{ PORT: 'abc' }, /^Invalid configuration: PORT /],
     [{ DATABASE_URL: 'mysql://x' }, /^Invalid configuration: DATABASE_URL must start with postgres:\/\//],
+    [{ DATABASE_POOL_MODE: 'statement' }, /^Invalid configuration: DATABASE_POOL_MODE /],
     [{ JWT_SECRET: 'short' }, /^Invalid configuration: JWT_SECRET must be at least 32 characters/],
     [{ ADMIN_EMAIL: 'nope' }, /^Invalid configuration: ADMIN_EMAIL /],
     [{ PUBLIC_URL: 'not a url' }, /^Invalid configuration: PUBLIC_URL /],

@@ -25,6 +25,24 @@ describe.runIf(process.env.TEST_DB === 'postgres')('connections to a PostgreSQL 
     expect(warnings.map((warning) => warning.message)).toEqual([]);
   });
 
+  it.each([
+    ['session', ['probe_statement']],
+    ['transaction', []],
+  ] as const)('prepares a named statement once on its connection, and none through a pooler in %s mode', async (poolMode, prepared) => {
+    const database = await openDatabase({ url: ADMIN_URL, dataDir: null, poolMode });
+    try {
+      const names = await database.db.transaction(async (tx) => {
+        const probe = tx.select({ one: sql<number>`1` }).from(sql`(select 1) probe`).where(sql`1 = ${sql.placeholder('one')}::int`).prepare('probe_statement');
+        expect(await probe.execute({ one: 1 })).toEqual([{ one: 1 }]);
+        expect(await probe.execute({ one: 2 })).toEqual([]);
+        return queryRows<{ name: string }>(tx, sql`select name from pg_prepared_statements`);
+      });
+      expect(names.map((row) => row.name)).toEqual(prepared);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('fails a transaction whose connection the server ends between two statements, and the process lives on', async () => {
     const database = await openDatabase({ url: ADMIN_URL, dataDir: null, timeouts: { connectMs: 1000, statementMs: 2000 } });
     try {

@@ -250,6 +250,25 @@ describe('reading and editing pets', () => {
     expect((await call<Pet>(ctx.app, 'GET', `Pet/${pet.id}`, { token })).body.result!.name).toBe('Bowie Two');
   });
 
+  it('answers every save with the pet as it is then stored, whatever the save changed', async () => {
+    const { token } = await signUpOwner(ctx.app);
+    const { pet } = (await createPet(token)).body.result!;
+    const chipless = (await createPet(token, { chipId: '', confirmChip: '', chipTypeId: null })).body.result!.pet;
+    const edit = { ...registration(), id: pet.id, chipId: pet.microchip1, confirmChip: pet.microchip1 };
+    const otherBrand = (await call<StaticData>(ctx.app, 'GET', 'utilities/static-data')).body.result!.brands.find((b) => b.id !== brand)!.id;
+    const saves = [
+      { ...edit, name: 'Details kept', approximateWeight: 12.35, notes: 'Shy.' },
+      { ...edit, breeds: [dogBreeds[3]!] },
+      { ...edit, chipTypeId: otherBrand },
+      { ...registration({ chipId: '', confirmChip: '', chipTypeId: null }), id: chipless.id, name: 'No chip yet' },
+    ];
+    for (const body of saves) {
+      const saved = await call<Pet>(ctx.app, 'PUT', `Pet/${body.id}`, { token, body });
+      expect(saved.status).toBe(200);
+      expect(saved.body.result).toEqual((await call<Pet>(ctx.app, 'GET', `Pet/${body.id}`, { token })).body.result);
+    }
+  });
+
   it('keeps, swaps and repeats breeds through the edit form, and the list and the record agree', async () => {
     const { token } = await signUpOwner(ctx.app);
     const { pet } = (await createPet(token, { breeds: dogBreeds.slice(0, 2) })).body.result!;

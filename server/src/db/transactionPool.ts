@@ -20,6 +20,26 @@ export class TransactionPool extends pg.Pool {
   }
 }
 
+/**
+ * How the portal reaches a PostgreSQL server: directly or through a pooler in session mode, where a
+ * connection keeps the statements it prepared; or through a pooler in transaction mode, where the next
+ * transaction may run on another server connection, which has not (PgBouncer before 1.21, or with
+ * `max_prepared_statements = 0`).
+ */
+export type PoolMode = 'session' | 'transaction';
+
+/**
+ * A connection that sends every statement unnamed: the server parses and plans a named one once per
+ * connection, which a pooler in transaction mode cannot promise.
+ */
+export class UnnamedStatementsClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const [statement] = args;
+    if (statement && typeof statement === 'object' && 'name' in statement) args[0] = { ...statement, name: undefined };
+    return (super.query as (...given: unknown[]) => never)(...args);
+  }
+}
+
 function releasedOnFailure(client: pg.PoolClient): pg.PoolClient {
   let unavailable: Error | undefined;
   let released = false;

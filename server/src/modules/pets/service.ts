@@ -11,7 +11,7 @@ import {
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { FileStorage, ServedFile } from '../../adapters/storage/index.js';
 import { recordAudit } from '../../db/audit.js';
-import { unnamed, type Database, type Transaction } from '../../db/client.js';
+import type { Database, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { breeds, chips, petBreeds, pets } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
@@ -42,8 +42,8 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
   const references = createPetReferences(db);
 
   /** Pets with their breeds, live chips and short link, in one statement; the reads below say which. */
-  const petsWithDetails = () =>
-    db
+  const petsWithDetails = (source: Database | Transaction = db) =>
+    source
       .select({
         row: pets,
         // Written out, not built from the columns: drizzle leaves a one-table select's columns unqualified,
@@ -59,13 +59,13 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
       .$dynamic()
       .orderBy(asc(pets.id));
   // A pet's save and the owner's list are the calls owners make most.
-  const petById = petsWithDetails().where(eq(pets.id, sql.placeholder('id'))).prepare(unnamed);
-  const livePetById = petsWithDetails().where(and(eq(pets.id, sql.placeholder('id')), isNull(pets.deletedAt))).prepare(unnamed);
-  const livePetsOfOwner = petsWithDetails().where(and(eq(pets.userId, sql.placeholder('userId')), isNull(pets.deletedAt))).prepare(unnamed);
+  const petById = petsWithDetails().where(eq(pets.id, sql.placeholder('id'))).prepare('pets_by_id');
+  const livePetById = petsWithDetails().where(and(eq(pets.id, sql.placeholder('id')), isNull(pets.deletedAt))).prepare('pets_live_by_id');
+  const livePetsOfOwner = petsWithDetails().where(and(eq(pets.userId, sql.placeholder('userId')), isNull(pets.deletedAt))).prepare('pets_live_of_owner');
   type PetWithDetails = Awaited<ReturnType<typeof petById.execute>>[number];
 
   /** The pets a statement above read, as the API gives them. */
-  async function readPets(reading: Promise<PetWithDetails[]>): Promise<{ row: PetRow; pet: Pet }[]> {
+  async function readPets(reading: Promise<PetWithDetails[]> | PetWithDetails[]): Promise<{ row: PetRow; pet: Pet }[]> {
     const rows = await reading;
     if (rows.length === 0) return [];
     const speciesName = await references.speciesNames(rows.flatMap(({ row }) => (row.speciesId ? [row.speciesId] : [])));
@@ -165,12 +165,16 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
     };
   }
 
-  /** Gives the pet the breeds of `list`; nothing is written when they are the ones it has (`current`, read under its lock). */
-  async function replaceBreeds(tx: Transaction, petId: number, list: { id: number }[], current: number[] = []) {
+  /**
+   * Gives the pet the breeds of `list`; nothing is written when they are the ones it has (`current`,
+   * read under its lock). Answers whether it wrote.
+   */
+  async function replaceBreeds(tx: Transaction, petId: number, list: { id: number }[], current: number[] = []): Promise<boolean> {
     const unique = [...new Set(list.map((b) => b.id))];
-    if (unique.length === current.length && unique.every((id) => current.includes(id))) return;
+    if (unique.length === current.length && unique.every((id) => current.includes(id))) return false;
     await tx.delete(petBreeds).where(eq(petBreeds.petId, petId));
     if (unique.length) await tx.insert(petBreeds).values(unique.map((breedId) => ({ petId, breedId })));
+    return true;
   }
 
   /**
@@ -248,35 +252,35 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
       // A number the pet already carries is its own; only a new one may be another pet's.
       if (!shown.chips.some((c) => c.chipId === input.chipId)) await refuseChipOfAnotherPet(input.chipId, before.id);
       const sent = await resolveImageField(storage, imageFolders.pets, input.image, before.image);
-      let saved: { image: string | null; replaced: string | null };
+      let saved: { image: string | null; replaced: string | null; answer: PetWithDetails | null };
       try {
         saved = await db.transaction(async (tx) => {
           // Locked first, as every change of a pet's cover locks it: the photo this change replaces is
-          // the one the row names now, which another edit may have changed since it was read.
-          const [locked] = await tx
-            .select({
-              image: pets.image,
-              userId: pets.userId,
-              deletedAt: pets.deletedAt,
-              breedIds: sql<number[]>`array(select pb.breed_id from pet_breeds pb where pb.pet_id = "pets"."id")`,
-            })
-            .from(pets)
-            .where(eq(pets.id, before.id))
-            .for('update');
+          // the one the row names now, which another edit may have changed since it was read. Read
+          // with its breeds, chips and short link, which most saves leave as they are.
+          const [locked] = await petsWithDetails(tx).where(eq(pets.id, before.id)).for('update').prepare('pets_lock_for_save').execute();
           // Transferred or removed since it was read: this edit is no longer the caller's to make.
-          if (locked!.deletedAt) throw notFound(messages.notFound);
-          if (!mayActFor(session, locked!.userId)) throw forbidden(messages.forbidden);
-          const image = keptImage(sent, before.image, locked!.image);
-          await tx.update(pets).set({ ...petValues(input), ...optionalPetValues(input), image, updatedAt: new Date() }).where(eq(pets.id, before.id));
-          await replaceBreeds(tx, before.id, input.breeds, locked!.breedIds);
-          await setChip(tx, session, before.id, input.chipId, input.chipTypeId);
+          if (locked!.row.deletedAt) throw notFound(messages.notFound);
+          if (!mayActFor(session, locked!.row.userId)) throw forbidden(messages.forbidden);
+          const image = keptImage(sent, before.image, locked!.row.image);
+          const [row] = await tx
+            .update(pets)
+            .set({ ...petValues(input), ...optionalPetValues(input), image, updatedAt: new Date() })
+            .where(eq(pets.id, before.id))
+            .returning();
+          const breedsWritten = await replaceBreeds(tx, before.id, input.breeds, locked!.breeds.map((b) => b.id));
+          const [chip] = locked!.chips;
+          const chipKept = (chip?.chipId ?? '') === input.chipId && (chip?.chipTypeId ?? null) === input.chipTypeId;
+          if (!chipKept) await setChip(tx, session, before.id, input.chipId, input.chipTypeId);
           const more = alsoWithin ? await alsoWithin(tx, before.id) : {};
           if (before.userId !== session.userId || alsoWithin) {
             // The audit keeps what changed, not the photo a data URL may carry.
             const { image: _photo, ...after } = input;
             await recordAudit(tx, { actorUserId: session.userId, action: 'update', entity: 'pet', entityId: before.id, before, after: { ...after, ...more } });
           }
-          return { image, replaced: locked!.image };
+          // The answer is the row as written with the details read under the lock, unless this save changed those too.
+          const answer = breedsWritten || !chipKept || alsoWithin ? null : { ...locked!, row: row! };
+          return { image, replaced: locked!.row.image, answer };
         });
       } catch (error) {
         await discardImage(storage, imageFolders.pets, sent, before.image);
@@ -284,7 +288,9 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
         throw error;
       }
       await discardImage(storage, imageFolders.pets, saved.replaced, saved.image);
-      return this.get(session, before.id);
+      if (!saved.answer) return this.get(session, before.id);
+      const [answered] = await readPets([saved.answer]);
+      return answered!.pet;
     },
 
     /** Breeds of the pet's species, for its edit form. */

@@ -8,11 +8,12 @@ import {
   type MicrochipLookup,
   type PublicPetProfile,
   type PublicProfile,
+  type PublicSite,
 } from '@petreg/contract';
-import { and, asc, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { imageUrl } from '../../adapters/storage/images.js';
-import { unnamed, type Database } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
 import { findZip } from '../../geography.js';
 import {
   backupContacts,
@@ -57,22 +58,7 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
     lastUpdated: registered?.lastUpdated ?? null,
   });
 
-  // The finders' reads, built once (see `unnamed`).
-  const firstContactOf = db
-    .select({ id: backupContacts.id, phoneNumber: backupContacts.phoneNumber })
-    .from(backupContacts)
-    .where(and(eq(backupContacts.userId, sql.placeholder('userId')), isNull(backupContacts.deletedAt)))
-    .orderBy(asc(backupContacts.id))
-    .limit(1)
-    .prepare(unnamed);
-  const firstSiteOf = db
-    .select({ id: sites.id, googlePlaceId: sites.googlePlaceId, phoneNumber: sites.phoneNumber })
-    .from(sitePets)
-    .innerJoin(sites, eq(sites.id, sitePets.siteId))
-    .where(and(eq(sitePets.petId, sql.placeholder('petId')), isNull(sitePets.deletedAt)))
-    .orderBy(asc(sitePets.id))
-    .limit(1)
-    .prepare(unnamed);
+  // The finders' reads, built once and prepared on the server under their names (see `openDatabase`).
   const registeredChip = db
     .select({
       id: chips.chipId,
@@ -95,7 +81,8 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
       ),
     )
     .limit(1)
-    .prepare(unnamed);
+    .prepare('public_registered_chip');
+  // A profile in one statement: its breeds, open alert and first vet and backup contact beside the pet.
   const profileRow = db
     .select({
       pet: pets,
@@ -109,44 +96,31 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
         protectedAt: users.recordProtectedAt,
       },
       state: { abbreviation: states.abbreviation, country: states.countryAbbreviation },
+      breedNames: sql<string | null>`(select string_agg(${breeds.name}, ', ' order by ${breeds.name}) from ${petBreeds}
+        join ${breeds} on ${breeds.id} = ${petBreeds.breedId} where ${petBreeds.petId} = ${pets.id})`,
+      // Out to the professionals and not found yet; an alert still waiting for payment announces nothing.
+      alertStatus: sql<string | null>`(select ${petAlerts.status} from ${petAlerts} where ${petAlerts.petId} = ${pets.id} and ${petAlerts.status} = 'paid'
+        order by ${petAlerts.createdAt} desc limit 1)`,
+      firstContact: sql<PublicPetProfile['backupContacts'][number] | null>`(select json_build_object('id', ${backupContacts.id}, 'phoneNumber', ${backupContacts.phoneNumber})
+        from ${backupContacts} where ${backupContacts.userId} = ${pets.userId} and ${backupContacts.deletedAt} is null order by ${backupContacts.id} limit 1)`,
+      // A live link, to a site in the directory or taken out of it.
+      firstSite: sql<PublicSite | null>`(select json_build_object('id', ${sites.id}, 'googlePlaceId', ${sites.googlePlaceId}, 'phoneNumber', ${sites.phoneNumber})
+        from ${sitePets} join ${sites} on ${sites.id} = ${sitePets.siteId} where ${sitePets.petId} = ${pets.id} and ${sitePets.deletedAt} is null
+        order by ${sitePets.id} limit 1)`,
     })
     .from(pets)
     .innerJoin(users, eq(users.id, pets.userId))
     .leftJoin(states, eq(states.id, users.stateId))
     .leftJoin(species, eq(species.id, pets.speciesId))
     .where(and(eq(pets.publicId, sql.placeholder('publicId')), isNull(pets.deletedAt), eq(users.isActive, true)))
-    .prepare(unnamed);
-  const breedNamesOf = db
-    .select({ name: breeds.name })
-    .from(petBreeds)
-    .innerJoin(breeds, eq(breeds.id, petBreeds.breedId))
-    .where(eq(petBreeds.petId, sql.placeholder('petId')))
-    .orderBy(asc(breeds.name))
-    .prepare(unnamed);
-  const openAlertOf = db
-    .select({ status: petAlerts.status })
-    .from(petAlerts)
-    // Out to the professionals and not found yet; an alert still waiting for payment announces nothing.
-    .where(and(eq(petAlerts.petId, sql.placeholder('petId')), eq(petAlerts.status, 'paid')))
-    .orderBy(desc(petAlerts.createdAt))
-    .limit(1)
-    .prepare(unnamed);
+    .prepare('public_profile_row');
   const shortLinkRow = db
     .select({ publicId: pets.publicId, petId: pets.id, userId: pets.userId })
     .from(shortLinks)
     .innerJoin(pets, eq(pets.id, shortLinks.petId))
     .innerJoin(users, eq(users.id, pets.userId))
     .where(and(eq(shortLinks.code, sql.placeholder('code')), isNull(pets.deletedAt), eq(users.isActive, true)))
-    .prepare(unnamed);
-
-  /**
-   * The owner's contact fields and the first vet (a live link, to a site in the directory or taken
-   * out of it) and backup contact, for a pet whose owner shares them.
-   */
-  async function contact(petId: number, userId: number) {
-    const [firstContact, firstSite] = await Promise.all([firstContactOf.execute({ userId }), firstSiteOf.execute({ petId })]);
-    return { backupContacts: firstContact, sites: firstSite };
-  }
+    .prepare('public_short_link_row');
 
   /**
    * Registered means held by an active pet, on an enabled chip whose registration has not run out.
@@ -189,8 +163,6 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
       if (!row) throw notFound(messages.notFound);
       const { pet, owner, state } = row;
 
-      const [breedRows, [openAlert]] = await Promise.all([breedNamesOf.execute({ petId: pet.id }), openAlertOf.execute({ petId: pet.id })]);
-
       const missingDate = timestamp(pet.missingDate);
       const foundDate = timestamp(pet.foundDate);
       // A protected record (an administrator's flag) shows nothing of the owner, whatever the owner chose:
@@ -200,15 +172,16 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
       const shared = sharesContact({ missingDate, foundDate, shareContactInfo });
       // The last-seen ZIP says where the pet went missing; it stays private otherwise.
       const zipcode = missingDate ? pet.zipCode : null;
-      const [reachable, lastSeen] = await Promise.all([
-        shared ? contact(pet.id, pet.userId) : { backupContacts: [], sites: [] },
-        zipcode ? findZip(db, zipcode) : null,
-      ]);
+      const lastSeen = zipcode ? await findZip(db, zipcode) : null;
+      // The first vet and backup contact, for a pet whose owner shares them.
+      const reachable = shared
+        ? { backupContacts: row.firstContact ? [row.firstContact] : [], sites: row.firstSite ? [row.firstSite] : [] }
+        : { backupContacts: [], sites: [] };
 
       const profile: PublicPetProfile = {
         petName: pet.name,
         species: row.species,
-        breed: breedRows.length ? breedRows.map((b) => b.name).join(', ') : null,
+        breed: row.breedNames,
         age: ageInMonths(pet.dob, now),
         sex: pet.sex as PublicPetProfile['sex'],
         weight: pet.approximateWeight === null ? null : lbsToKg(Number(pet.approximateWeight)),
@@ -218,7 +191,7 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
         missingDate,
         foundDate,
         foundSince: pet.foundDate ? formatFoundSince(pet.foundDate, now) : null,
-        alertStatus: openAlert?.status ?? null,
+        alertStatus: row.alertStatus,
         shareContactInfo,
         firstName: hidden ? null : owner.firstName,
         lastName: hidden ? null : owner.lastName,
