@@ -147,6 +147,22 @@ describe('POST Users/login', () => {
     expect((await login(input.email, input.password, '10.24.2.1')).status).toBe(429);
   });
 
+  it("takes a sign-in that succeeds back from the account's count, and clears its address's", async () => {
+    const owner = await signUpOwner(ctx.app, {}, '10.26.0.1');
+    for (let i = 0; i < 9; i++) expect((await login(owner.input.email, 'Wrong#123', '10.26.0.1')).status).toBe(400);
+    expect((await login(owner.input.email, owner.input.password, '10.26.0.1')).status).toBe(200);
+    // The owner's address starts again from nothing.
+    for (let i = 0; i < 10; i++) expect((await login(owner.input.email, 'Wrong#123', '10.26.0.1')).status).toBe(400);
+    expect((await login(owner.input.email, 'Wrong#123', '10.26.0.1')).status).toBe(429);
+
+    const other = await signUpOwner(ctx.app, {}, '10.27.0.1');
+    for (let i = 0; i < 9; i++) expect((await login(other.input.email, 'Wrong#123', `10.27.1.${i}`)).status).toBe(400);
+    expect((await login(other.input.email, other.input.password, '10.27.0.1')).status).toBe(200);
+    // Strangers' tenth try is still theirs: the owner's own sign-in did not use it up.
+    expect((await login(other.input.email, 'Wrong#123', '10.27.2.1')).status).toBe(400);
+    expect((await login(other.input.email, 'Wrong#123', '10.27.2.2')).status).toBe(429);
+  });
+
   it('limits guesses on one account from one address, even a known one', async () => {
     const { input } = await signUpOwner(ctx.app);
     expect((await login(input.email, input.password, '10.22.0.1')).status).toBe(200);

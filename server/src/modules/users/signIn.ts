@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { messages, type AuthResult } from '@petreg/contract';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
-import type { Database, Transaction } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
 import { knownSignInAddresses, signInAttempts } from '../../db/schema.js';
 import { AppError, badRequest, forbidden } from '../../errors.js';
 import type { Accounts } from './accounts.js';
@@ -38,12 +38,12 @@ export function createPasswordCheck(deps: { db: Database; secret: string }) {
   const { db } = deps;
   const keyed = (...parts: string[]) => counterKey(deps.secret, ...parts);
 
-  /** Counts one attempt under the key and answers the attempts of the current window. */
-  async function count(key: string, now: Date): Promise<number> {
+  /** Counts one attempt under the account's key and the pair's, in one statement, and answers each one's attempts in the current window. */
+  async function count(accountKey: string, pairKey: string, now: Date): Promise<{ account: number; pair: number }> {
     const windowOver = sql`${signInAttempts.windowStartedAt} <= ${new Date(now.getTime() - WINDOW_MS).toISOString()}::timestamptz`;
-    const [row] = await db
+    const rows = await db
       .insert(signInAttempts)
-      .values({ key, attempts: 1, windowStartedAt: now })
+      .values([accountKey, pairKey].map((key) => ({ key, attempts: 1, windowStartedAt: now })))
       .onConflictDoUpdate({
         target: signInAttempts.key,
         set: {
@@ -51,8 +51,9 @@ export function createPasswordCheck(deps: { db: Database; secret: string }) {
           windowStartedAt: sql`case when ${windowOver} then ${now.toISOString()}::timestamptz else ${signInAttempts.windowStartedAt} end`,
         },
       })
-      .returning({ attempts: signInAttempts.attempts });
-    return row!.attempts;
+      .returning({ key: signInAttempts.key, attempts: signInAttempts.attempts });
+    const attemptsOf = (key: string) => rows.find((row) => row.key === key)!.attempts;
+    return { account: attemptsOf(accountKey), pair: attemptsOf(pairKey) };
   }
 
   async function isKnownAddress(userId: number, addressHash: string, now: Date) {
@@ -69,23 +70,25 @@ export function createPasswordCheck(deps: { db: Database; secret: string }) {
     return Boolean(known);
   }
 
-  async function remember(source: Database | Transaction, userId: number, addressHash: string, now: Date) {
-    await source
+  const remember = (userId: number, addressHash: string, now: Date) =>
+    db
       .insert(knownSignInAddresses)
       .values({ userId, addressHash, lastSignInAt: now })
-      .onConflictDoUpdate({ target: [knownSignInAddresses.userId, knownSignInAddresses.addressHash], set: { lastSignInAt: now } });
-  }
+      .onConflictDoUpdate({ target: [knownSignInAddresses.userId, knownSignInAddresses.addressHash], set: { lastSignInAt: now } })
+      .returning({ userId: knownSignInAddresses.userId });
 
-  /** The owner is in: remember the address, and take the attempt back from both counters. */
+  /**
+   * The owner is in: remember the address, and take the attempt back from both counters; one statement,
+   * whose parts commit together.
+   */
   async function succeeded(userId: number, accountKey: string, pairKey: string, addressHash: string, now: Date) {
-    await db.transaction(async (tx) => {
-      await remember(tx, userId, addressHash, now);
-      await tx.delete(signInAttempts).where(eq(signInAttempts.key, pairKey));
-      await tx
-        .update(signInAttempts)
-        .set({ attempts: sql`greatest(${signInAttempts.attempts} - 1, 0)` })
-        .where(eq(signInAttempts.key, accountKey));
-    });
+    const remembered = db.$with('remembered').as(remember(userId, addressHash, now));
+    const cleared = db.$with('cleared').as(db.delete(signInAttempts).where(eq(signInAttempts.key, pairKey)).returning({ key: signInAttempts.key }));
+    await db
+      .with(remembered, cleared)
+      .update(signInAttempts)
+      .set({ attempts: sql`greatest(${signInAttempts.attempts} - 1, 0)` })
+      .where(eq(signInAttempts.key, accountKey));
   }
 
   /** Answers whether the password is the account's (undefined for an unknown e-mail); 429 over a limit. */
@@ -101,7 +104,7 @@ export function createPasswordCheck(deps: { db: Database; secret: string }) {
     const pairKey = keyed('pair', name, address);
     const addressHash = keyed('address', address);
     // Counted before the password is checked, so parallel guesses cannot slip past the limit.
-    const [accountAttempts, pairAttempts] = [await count(accountKey, now), await count(pairKey, now)];
+    const { account: accountAttempts, pair: pairAttempts } = await count(accountKey, pairKey, now);
     const tooMany =
       pairAttempts > PER_ADDRESS_MAX ||
       (accountAttempts > PER_ACCOUNT_MAX && !(account && (await isKnownAddress(account.id, addressHash, now))));
@@ -119,7 +122,9 @@ export function createPasswordCheck(deps: { db: Database; secret: string }) {
      * Marks an address as the owner's after they proved who they are another way (signing up,
      * a provider's sign-in, a followed reset link), so a stranger's guesses cannot keep them out.
      */
-    rememberAddress: (userId: number, address: string) => remember(db, userId, keyed('address', address), new Date()),
+    rememberAddress: async (userId: number, address: string) => {
+      await remember(userId, keyed('address', address), new Date());
+    },
   };
 }
 
