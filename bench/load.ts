@@ -6,10 +6,13 @@
 // PostgreSQL server answers (DATABASE_URL, or 127.0.0.1:5432), on it with one and with two instances
 // (connections shared between them). Also writes alone on PGlite, at 25 and at 100 connections.
 // Per call: req/s, p50/p99 and statuses; 5xx and client timeouts (10 s) counted; every acknowledged
-// write looked for afterwards; each portal's memory (RSS) after set-up and at the end.
-// Run: npm run build && npm run bench:load   (BENCH_ONLY=server: the PostgreSQL server's rows only)
+// write looked for afterwards; each portal's memory (RSS) after set-up and at the end; the CPU time a
+// request took in the portal, in PostgreSQL (every postgres process of this machine) and in the load
+// generator, read from /proc.
+// Run: npm run build && npm run bench:load   (BENCH_ONLY=server: the PostgreSQL server's rows only;
+// BENCH_ONLY=calls: each call of the mix alone on the server, 50 connections, for what each one costs)
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -84,6 +87,26 @@ function send(agent: Agent, base: string, method: string, path: string, token?: 
   });
 }
 
+/** CPU time of a process so far (user and system), in clock ticks (10 ms). */
+const cpuTicks = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+};
+/** CPU time so far of each PostgreSQL process on this machine (its backends, writer, WAL), in clock ticks, by process id. */
+const postgresTicks = () =>
+  new Map(
+    readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .flatMap((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/stat`, 'utf8').includes(' (postgres) ') ? [[pid, cpuTicks(Number(pid))] as const] : [];
+        } catch {
+          return [];
+        }
+      }),
+  );
+/** PostgreSQL's CPU ticks since `start`, of the processes alive now (one that ended meanwhile is left out). */
+const postgresTicksSince = (start: Map<string, number>) => [...postgresTicks()].reduce((sum, [pid, ticks]) => sum + ticks - (start.get(pid) ?? 0), 0);
 const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 const newChip = () => `985${String(Math.floor(Math.random() * 1e12)).padStart(12, '0')}`;
@@ -105,7 +128,7 @@ async function owners(bases: string[], count: number, breed: Breed): Promise<Own
   return made;
 }
 
-async function run(label: string, bases: string[], pids: number[], connections: number, mix: [Call, number][]) {
+async function run(label: string, bases: string[], pids: number[], connections: number, mix: [Call, number][], onServer = false) {
   const breed = await dogBreed(bases[0]!);
   const all = await owners(bases, connections, breed);
   const choices = await api<RegistrationChoices>(bases[0]!, 'GET', 'utilities/static-data');
@@ -122,6 +145,7 @@ async function run(label: string, bases: string[], pids: number[], connections: 
   const acknowledged = { names: new Map<number, { last: string | null; after: string[] }>(), reports: new Map<number, number>(), alerts: new Set<number>() };
   const end = Date.now() + SECONDS * 1000;
   const load = loadavg()[0]!;
+  const cpuStart = { portals: pids.map(cpuTicks), postgres: postgresTicks(), generator: process.cpuUsage() };
 
   await Promise.all(
     all.map(async (owner, index) => {
@@ -194,6 +218,11 @@ async function run(label: string, bases: string[], pids: number[], connections: 
     }),
   );
   const memoryEnd = pids.map(rss);
+  const cpu = {
+    portals: pids.reduce((sum, pid, i) => sum + cpuTicks(pid) - cpuStart.portals[i]!, 0) * 10_000,
+    postgres: postgresTicksSince(cpuStart.postgres) * 10_000,
+    generator: Object.values(process.cpuUsage(cpuStart.generator)).reduce((a, b) => a + b, 0),
+  };
   agents.forEach((agent) => agent.destroy());
 
   // Every write acknowledged is there.
@@ -217,6 +246,10 @@ async function run(label: string, bases: string[], pids: number[], connections: 
   }
   const failed = [...tallies.values()].reduce((n, t) => n + [...t.statuses].filter(([s]) => s.startsWith('5') || s === 'timeout' || s === 'error').reduce((m, [, c]) => m + c, 0), 0);
   console.log(`in all ${(total / SECONDS).toFixed(0)} req/s; 5xx, timeouts and broken connections: ${failed}; acknowledged writes missing: ${missing}`);
+  const perRequest = (us: number) => `${(us / total).toFixed(0)} µs`;
+  console.log(
+    `CPU per request: the portal${pids.length > 1 ? 's' : ''} ${perRequest(cpu.portals)}${onServer ? `, PostgreSQL ${perRequest(cpu.postgres)}` : ''}, the load generator ${perRequest(cpu.generator)}`,
+  );
   console.log(`memory (RSS, MB) after set-up ${memoryStart.map((m) => m.toFixed(0)).join(' / ')}, at the end ${memoryEnd.map((m) => m.toFixed(0)).join(' / ')}`);
   return { tallies, total };
 }
@@ -239,7 +272,8 @@ async function serverAnswers() {
   }
 }
 
-async function onServer(instances: number) {
+/** A new database on the server with `instances` portals on it, given to `measure`; all dropped after. */
+async function onServer(instances: number, measure: (portals: Awaited<ReturnType<typeof startBuiltPortal>>[]) => Promise<void>) {
   const admin = new pg.Client({ connectionString: SERVER_URL });
   await admin.connect();
   const database = `petreg_load_${randomUUID().replace(/-/g, '')}`;
@@ -251,15 +285,7 @@ async function onServer(instances: number) {
     // One after the other: the first start migrates the new database.
     // With the sample directory the embedded database has by default: an alert reaches the sites near the pet.
     for (let i = 0; i < instances; i++) portals.push(await startBuiltPortal(undefined, { DATABASE_URL: url.toString(), SAMPLE_SITES: 'true' }));
-    const { tallies, total } = await run(
-      `PostgreSQL server, ${instances} instance${instances > 1 ? 's' : ''}`,
-      portals.map((p) => p.base),
-      portals.map((p) => p.pid),
-      100,
-      MIX,
-    );
-    target('mixed >= 3,000 req/s', total / SECONDS >= 3000);
-    target('p99 of every call < 500 ms', [...tallies.values()].every((t) => p99Of(t) < 500));
+    await measure(portals);
   } finally {
     await Promise.all(portals.map((p) => p.stop()));
     await admin.query(`drop database if exists ${database} with (force)`);
@@ -267,9 +293,38 @@ async function onServer(instances: number) {
   }
 }
 
+async function mixedOnServer(instances: number) {
+  await onServer(instances, async (portals) => {
+    const { tallies, total } = await run(
+      `PostgreSQL server, ${instances} instance${instances > 1 ? 's' : ''}`,
+      portals.map((p) => p.base),
+      portals.map((p) => p.pid),
+      100,
+      MIX,
+      true,
+    );
+    target('mixed >= 3,000 req/s', total / SECONDS >= 3000);
+    target('p99 of every call < 500 ms', [...tallies.values()].every((t) => p99Of(t) < 500));
+  });
+}
+
+/** Each call of the mix alone on one instance, 50 connections: what each one costs the portal and the server. */
+async function eachCallOnServer() {
+  for (const [call] of MIX) {
+    await onServer(1, async ([portal]) => {
+      await run(`PostgreSQL server, 1 instance, ${call} alone`, [portal!.base], [portal!.pid], 50, [[call, 100]], true);
+    });
+  }
+}
+
 requireBuild();
 const only = process.env.BENCH_ONLY;
-if (only !== undefined && only !== 'server') throw new Error(`BENCH_ONLY=${only}: only "server" is known`);
+if (only !== undefined && only !== 'server' && only !== 'calls') throw new Error(`BENCH_ONLY=${only}: only "server" and "calls" are known`);
+if (only === 'calls') {
+  if (!(await serverAnswers())) throw new Error(`BENCH_ONLY=calls: no PostgreSQL server answers at ${SERVER_URL}`);
+  await eachCallOnServer();
+  process.exit(0);
+}
 if (only !== 'server') {
   const portal = await startBuiltPortal();
   try {
@@ -282,6 +337,6 @@ if (only !== 'server') {
   }
 }
 if (await serverAnswers()) {
-  await onServer(1);
-  await onServer(2);
+  await mixedOnServer(1);
+  await mixedOnServer(2);
 } else console.log(`\nNo PostgreSQL server answers at ${SERVER_URL}: the server rows are left out.`);
