@@ -87,10 +87,13 @@ function send(agent: Agent, base: string, method: string, path: string, token?: 
   });
 }
 
-/** CPU time of a process so far (user and system), in clock ticks (10 ms). */
-const cpuTicks = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]);
+/**
+ * CPU time of a process so far (user and system), in clock ticks (10 ms); with `reaped`, also that of
+ * its children that ended (PostgreSQL's postmaster collects its backends').
+ */
+const cpuTicks = (pid: number, reaped = false) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').map(Number);
+  return fields[11]! + fields[12]! + (reaped ? fields[13]! + fields[14]! : 0);
 };
 /** CPU time so far of each PostgreSQL process on this machine (its backends, writer, WAL), in clock ticks, by process id. */
 const postgresTicks = () =>
@@ -99,14 +102,22 @@ const postgresTicks = () =>
       .filter((entry) => /^\d+$/.test(entry))
       .flatMap((pid) => {
         try {
-          return readFileSync(`/proc/${pid}/stat`, 'utf8').includes(' (postgres) ') ? [[pid, cpuTicks(Number(pid))] as const] : [];
+          return readFileSync(`/proc/${pid}/stat`, 'utf8').includes(' (postgres) ') ? [[pid, cpuTicks(Number(pid), true)] as const] : [];
         } catch {
           return [];
         }
       }),
   );
-/** PostgreSQL's CPU ticks since `start`, of the processes alive now (one that ended meanwhile is left out). */
-const postgresTicksSince = (start: Map<string, number>) => [...postgresTicks()].reduce((sum, [pid, ticks]) => sum + ticks - (start.get(pid) ?? 0), 0);
+/**
+ * PostgreSQL's CPU ticks since `start`, or null when it does not run on this machine. A backend that
+ * ended meanwhile is counted through the postmaster, whole: its ticks before `start` are taken off.
+ */
+function postgresTicksSince(start: Map<string, number>): number | null {
+  const now = postgresTicks();
+  if (now.size === 0) return null;
+  const alive = [...now].reduce((sum, [pid, ticks]) => sum + ticks - (start.get(pid) ?? 0), 0);
+  return alive - [...start].reduce((sum, [pid, ticks]) => sum + (now.has(pid) ? 0 : ticks), 0);
+}
 const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 const newChip = () => `985${String(Math.floor(Math.random() * 1e12)).padStart(12, '0')}`;
@@ -145,7 +156,7 @@ async function run(label: string, bases: string[], pids: number[], connections: 
   const acknowledged = { names: new Map<number, { last: string | null; after: string[] }>(), reports: new Map<number, number>(), alerts: new Set<number>() };
   const end = Date.now() + SECONDS * 1000;
   const load = loadavg()[0]!;
-  const cpuStart = { portals: pids.map(cpuTicks), postgres: postgresTicks(), generator: process.cpuUsage() };
+  const cpuStart = { portals: pids.map((pid) => cpuTicks(pid)), postgres: postgresTicks(), generator: process.cpuUsage() };
 
   await Promise.all(
     all.map(async (owner, index) => {
@@ -220,7 +231,7 @@ async function run(label: string, bases: string[], pids: number[], connections: 
   const memoryEnd = pids.map(rss);
   const cpu = {
     portals: pids.reduce((sum, pid, i) => sum + cpuTicks(pid) - cpuStart.portals[i]!, 0) * 10_000,
-    postgres: postgresTicksSince(cpuStart.postgres) * 10_000,
+    postgres: onServer ? postgresTicksSince(cpuStart.postgres) : null,
     generator: Object.values(process.cpuUsage(cpuStart.generator)).reduce((a, b) => a + b, 0),
   };
   agents.forEach((agent) => agent.destroy());
@@ -247,8 +258,9 @@ async function run(label: string, bases: string[], pids: number[], connections: 
   const failed = [...tallies.values()].reduce((n, t) => n + [...t.statuses].filter(([s]) => s.startsWith('5') || s === 'timeout' || s === 'error').reduce((m, [, c]) => m + c, 0), 0);
   console.log(`in all ${(total / SECONDS).toFixed(0)} req/s; 5xx, timeouts and broken connections: ${failed}; acknowledged writes missing: ${missing}`);
   const perRequest = (us: number) => `${(us / total).toFixed(0)} µs`;
+  const postgres = cpu.postgres === null ? 'not measured (not on this machine)' : perRequest(cpu.postgres * 10_000);
   console.log(
-    `CPU per request: the portal${pids.length > 1 ? 's' : ''} ${perRequest(cpu.portals)}${onServer ? `, PostgreSQL ${perRequest(cpu.postgres)}` : ''}, the load generator ${perRequest(cpu.generator)}`,
+    `CPU per request: the portal${pids.length > 1 ? 's' : ''} ${perRequest(cpu.portals)}${onServer ? `, PostgreSQL ${postgres}` : ''}, the load generator ${perRequest(cpu.generator)}`,
   );
   console.log(`memory (RSS, MB) after set-up ${memoryStart.map((m) => m.toFixed(0)).join(' / ')}, at the end ${memoryEnd.map((m) => m.toFixed(0)).join(' / ')}`);
   return { tallies, total };

@@ -2,7 +2,7 @@ import { failure, messages } from '@petreg/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { StorageUnavailableError } from './adapters/storage/index.js';
-import { isDatabaseUnavailable } from './db/errors.js';
+import { isDatabaseUnavailable, isPreparedStatementLost } from './db/errors.js';
 import { AppError, loggable } from './errors.js';
 import { withImageBodyLimit } from './http.js';
 
@@ -40,7 +40,11 @@ export function answerErrors(error: FastifyError, request: FastifyRequest, reply
     request.log.warn({ err: loggable(error) }, error instanceof StorageUnavailableError ? error.message : 'the database is out of reach');
     return answerUnavailable(reply);
   }
-  request.log.error({ err: loggable(error) }, 'request failed');
+  // Behind PgBouncer in transaction mode without prepared statements: the operator is told what to set.
+  const hint = isPreparedStatementLost(error)
+    ? ': DATABASE_URL reaches the server through a pooler in transaction mode that keeps no prepared statements; set DATABASE_POOL_MODE=transaction'
+    : '';
+  request.log.error({ err: loggable(error) }, `request failed${hint}`);
   request.server.errorReports.request(error, request);
   return reply.status(500).send(failure([messages.genericError]));
 }

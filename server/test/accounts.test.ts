@@ -210,6 +210,20 @@ describe('POST Users/login', () => {
     expect(await ctx.database.db.select().from(signInAttempts)).toEqual([]);
   });
 
+  it.runIf(process.env.TEST_DB === 'postgres')('leaves a counter a sign-in holds to the next sweep, without waiting for it', async () => {
+    await login(uniqueEmail(), 'Wrong#123', '10.25.1.1');
+    const later = new Date(Date.now() + 16 * 60_000);
+    const [held] = await ctx.database.db.select({ key: signInAttempts.key }).from(signInAttempts).limit(1);
+    await ctx.database.db.transaction(async (tx) => {
+      await tx.select().from(signInAttempts).where(eq(signInAttempts.key, held!.key)).for('update');
+      const swept = sweepSignInAttempts(ctx.database.db, later).then(() => 'swept');
+      expect(await Promise.race([swept, new Promise((resolve) => setTimeout(resolve, 2000, 'waited'))])).toBe('swept');
+    });
+    expect((await ctx.database.db.select({ key: signInAttempts.key }).from(signInAttempts)).map((row) => row.key)).toEqual([held!.key]);
+    await sweepSignInAttempts(ctx.database.db, later);
+    expect(await ctx.database.db.select().from(signInAttempts)).toEqual([]);
+  });
+
   it('limits attempts per IP address, whatever the e-mail', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) {

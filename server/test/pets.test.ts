@@ -269,6 +269,24 @@ describe('reading and editing pets', () => {
     }
   });
 
+  it.runIf(process.env.TEST_DB === 'postgres')('answers a save that waited for the pet behind a payment with the chip the payment left', async () => {
+    const { token } = await signUpOwner(ctx.app);
+    const { pet } = (await createPet(token)).body.result!;
+    const edit = { ...registration(), id: pet.id, chipId: pet.microchip1, confirmChip: pet.microchip1, name: 'Waited' };
+    let saving: ReturnType<typeof call<Pet>> | undefined;
+    // As a payment's completion does: the pet locked, its chip made active, then committed.
+    await ctx.database.db.transaction(async (tx) => {
+      await tx.select({ id: pets.id }).from(pets).where(eq(pets.id, pet.id)).for('update');
+      await tx.update(chips).set({ isActive: true }).where(eq(chips.petId, pet.id));
+      saving = call<Pet>(ctx.app, 'PUT', `Pet/${pet.id}`, { token, body: edit });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    const saved = await saving!;
+    expect(saved.status).toBe(200);
+    expect(saved.body.result!.isChipActive).toBe(true);
+    expect(saved.body.result).toEqual((await call<Pet>(ctx.app, 'GET', `Pet/${pet.id}`, { token })).body.result);
+  });
+
   it('keeps, swaps and repeats breeds through the edit form, and the list and the record agree', async () => {
     const { token } = await signUpOwner(ctx.app);
     const { pet } = (await createPet(token, { breeds: dogBreeds.slice(0, 2) })).body.result!;

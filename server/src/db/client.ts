@@ -96,7 +96,7 @@ export async function openDatabase(options: {
       max: 10,
       keepAlive: true,
       // The hot statements are prepared once under a name (`.prepare('…')`), which spares the server
-      // their parsing and planning on each call (a pet list: 376 to 130 µs of its CPU); through a
+      // their parsing and planning on each call (a pet list: 376 to 135 µs of its CPU); through a
       // pooler in transaction mode they go unnamed.
       ...(options.poolMode === 'transaction' && { Client: UnnamedStatementsClient }),
       ...(limits && {

@@ -11,6 +11,15 @@ export function isMissingTable(error: unknown): boolean {
   return someCause(error, (e) => e.code === '42P01');
 }
 
+/**
+ * True when the server knew no prepared statement of the name the connection used, or had one already
+ * (SQLSTATE 26000, 42P05): the connection reaches it through a pooler in transaction mode that keeps no
+ * prepared statements, and DATABASE_POOL_MODE does not say so.
+ */
+export function isPreparedStatementLost(error: unknown): boolean {
+  return someCause(error, (e) => e.code === '26000' || e.code === '42P05');
+}
+
 /** Whether a statement or connection gave up waiting for the database (a frozen server or link). */
 export function isTimeout(error: unknown): boolean {
   return someCause(error, (e) => e.code === 'ETIMEDOUT' || /^(Query read timeout|timeout expired|timeout exceeded when trying to connect|Connection terminated due to connection timeout)/.test(e.message ?? ''));

@@ -23,8 +23,8 @@ export class TransactionPool extends pg.Pool {
 /**
  * How the portal reaches a PostgreSQL server: directly or through a pooler in session mode, where a
  * connection keeps the statements it prepared; or through a pooler in transaction mode, where the next
- * transaction may run on another server connection, which has not (PgBouncer before 1.21, or with
- * `max_prepared_statements = 0`).
+ * transaction may run on another server connection, which has not (PgBouncer before 1.24 unless
+ * `max_prepared_statements` is set, or with it at 0).
  */
 export type PoolMode = 'session' | 'transaction';
 

@@ -256,9 +256,12 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
       try {
         saved = await db.transaction(async (tx) => {
           // Locked first, as every change of a pet's cover locks it: the photo this change replaces is
-          // the one the row names now, which another edit may have changed since it was read. Read
-          // with its breeds, chips and short link, which most saves leave as they are.
-          const [locked] = await petsWithDetails(tx).where(eq(pets.id, before.id)).for('update').prepare('pets_lock_for_save').execute();
+          // the one the row names now, which another edit may have changed since it was read. Then read
+          // with its breeds, chips and short link, which most saves leave as they are: in a statement
+          // of its own, which sees what a change that held the lock (a payment, another save) wrote to
+          // the other tables; the locking statement sees only the pet's own row anew.
+          await tx.select({ id: pets.id }).from(pets).where(eq(pets.id, before.id)).for('update');
+          const [locked] = await petsWithDetails(tx).where(eq(pets.id, before.id)).prepare('pets_for_save').execute();
           // Transferred or removed since it was read: this edit is no longer the caller's to make.
           if (locked!.row.deletedAt) throw notFound(messages.notFound);
           if (!mayActFor(session, locked!.row.userId)) throw forbidden(messages.forbidden);
@@ -269,6 +272,7 @@ export function createPetService(deps: { db: Database; storage: FileStorage }) {
             .where(eq(pets.id, before.id))
             .returning();
           const breedsWritten = await replaceBreeds(tx, before.id, input.breeds, locked!.breeds.map((b) => b.id));
+          // The chip as it is (and so no checkout to cancel: completing one checks its chip is still the pet's).
           const [chip] = locked!.chips;
           const chipKept = (chip?.chipId ?? '') === input.chipId && (chip?.chipTypeId ?? null) === input.chipTypeId;
           if (!chipKept) await setChip(tx, session, before.id, input.chipId, input.chipTypeId);

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { messages, type AuthResult } from '@petreg/contract';
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { knownSignInAddresses, signInAttempts } from '../../db/schema.js';
 import { AppError, badRequest, forbidden } from '../../errors.js';
@@ -142,5 +142,12 @@ export function createSignIn(accounts: Accounts, passwords: PasswordCheck) {
 
 /** Drops counters whose window is over, so the table holds only what can still block someone. */
 export async function sweepSignInAttempts(db: Database, now = new Date()): Promise<void> {
-  await db.delete(signInAttempts).where(lt(signInAttempts.windowStartedAt, new Date(now.getTime() - WINDOW_MS)));
+  // A counter a sign-in holds is left to the next sweep: a sign-in locks its two counters in one
+  // statement, and a sweep that waited for one of them while holding the other would deadlock it.
+  const over = db
+    .select({ key: signInAttempts.key })
+    .from(signInAttempts)
+    .where(lt(signInAttempts.windowStartedAt, new Date(now.getTime() - WINDOW_MS)))
+    .for('update', { skipLocked: true });
+  await db.delete(signInAttempts).where(inArray(signInAttempts.key, over));
 }
