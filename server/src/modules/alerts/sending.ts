@@ -1,12 +1,12 @@
 import { alertFormPath, alertPlanKey, alertSentPath, lastSeenZip, messages, type AlertLocation, type SendPetAlert } from '@petreg/contract';
-import { count, eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
 import { petAlerts, petBreeds, pets, plans, users } from '../../db/schema.js';
 import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import { findZip } from '../../geography.js';
 import type { Session } from '../../plugins/auth.js';
 import { currentChip, hasActiveCover } from '../payments/shared.js';
-import { findOwnedPet } from '../pets/ownership.js';
+import { findOwnedPet, ownedOrRefused } from '../pets/ownership.js';
 import { sendAlert } from './dispatch.js';
 import { countAlertRecipients } from './recipients.js';
 import { cancelAlertCheckouts, lockPetAndAlert, type AlertDeps } from './shared.js';
@@ -17,13 +17,29 @@ type PetRow = typeof pets.$inferSelect;
 export function createAlertSending(deps: AlertDeps) {
   const { db, payments, publicUrl, onFanOut } = deps;
 
+  /**
+   * The pet, when it exists and the session may act on it (404 or 403 otherwise), with what sending its
+   * alert needs to know first: how many breeds it has and its owner's home ZIP. One statement.
+   */
+  async function petToAlert(session: Session, petId: number) {
+    const [found] = await db
+      .select({
+        pet: pets,
+        breeds: sql<number>`(select count(*) from ${petBreeds} where ${petBreeds.petId} = ${pets.id})`.mapWith(Number),
+        homeZip: users.zipcode,
+      })
+      .from(pets)
+      .innerJoin(users, eq(users.id, pets.userId))
+      .where(and(eq(pets.id, petId), isNull(pets.deletedAt)));
+    return ownedOrRefused(session, found && { ...found, userId: found.pet.userId });
+  }
+
   /** The form's rules (spec 5) the stored pet must meet before strangers are asked to look for it; every unmet one at once. */
-  async function unmetPetRules(pet: PetRow): Promise<string[]> {
-    const [breeds] = await db.select({ n: count() }).from(petBreeds).where(eq(petBreeds.petId, pet.id));
+  function unmetPetRules(pet: PetRow, breeds: number): string[] {
     const rules: [boolean, string][] = [
       [Boolean(pet.image), messages.petImageRequired],
       [Boolean(pet.speciesId), messages.petSpeciesRequired],
-      [Boolean(breeds?.n), messages.breedsRequired],
+      [breeds > 0, messages.breedsRequired],
       [pet.sex > 0, messages.petSexRequired],
       [Boolean(pet.dob), messages.dobRequired],
     ];
@@ -66,11 +82,10 @@ export function createAlertSending(deps: AlertDeps) {
      * the form's details), then sent at once when free; answers where the browser goes next.
      */
     async send(session: Session, input: SendPetAlert): Promise<AlertLocation> {
-      const pet = await findOwnedPet(db, session, input.petId);
-      const unmet = await unmetPetRules(pet);
+      const { pet, breeds, homeZip } = await petToAlert(session, input.petId);
+      const unmet = unmetPetRules(pet, breeds);
       if (unmet.length) throw new AppError(400, unmet);
-      const [owner] = await db.select({ zipcode: users.zipcode }).from(users).where(eq(users.id, pet.userId));
-      const zipCode = lastSeenZip({ homeZipIsLastSeen: !input.zipCode, zipCode: input.zipCode ?? null }, owner!.zipcode);
+      const zipCode = lastSeenZip({ homeZipIsLastSeen: !input.zipCode, zipCode: input.zipCode ?? null }, homeZip);
       if (!zipCode) throw badRequest(messages.zipcodeRequired);
       const place = await findZip(db, zipCode);
       if (!place) throw badRequest(messages.zipUnknown);
