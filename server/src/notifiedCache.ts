@@ -34,9 +34,13 @@ export class NotifiedCache<V> {
    * The answer remembered, once this process's own writes so far have been heard of; while the
    * database does not answer, as it was when it stopped (no wait on it first).
    */
-  async get(key: string): Promise<V | undefined> {
+  get(key: string): V | undefined | Promise<V | undefined> {
     const catchingUp = this.subscription?.unanswered() ? undefined : this.subscription?.caughtUp();
-    if (catchingUp) await catchingUp;
+    // At once when there is nothing to wait for: the public answers come here on every request.
+    return catchingUp ? catchingUp.then(() => this.kept(key)) : this.kept(key);
+  }
+
+  private kept(key: string): V | undefined {
     this.settle();
     const answer = this.subscription?.live() || this.subscription?.unanswered() ? this.answers.get(key) : undefined;
     this.meter.read(answer !== undefined);

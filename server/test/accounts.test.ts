@@ -341,6 +341,7 @@ describe('every answer', () => {
       expect(response.headers['content-security-policy'], url).toContain("default-src 'self'");
       expect(response.headers['x-frame-options'], url).toBe('SAMEORIGIN');
       expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(response.headers['cross-origin-opener-policy'], url).toBe('same-origin');
     }
   });
 

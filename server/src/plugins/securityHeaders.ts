@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 
@@ -40,13 +40,24 @@ function dataHeaders(page: Record<string, string>): Record<string, string> {
 /**
  * helmet's security headers on every page, and the short set of data on every API answer. They depend
  * on the options alone (no CSP nonces), so they are computed once: @fastify/helmet builds helmet and
- * parses the policy anew on each request, which cost the public lookup a tenth of its time.
+ * parses the policy anew on each request, which cost the public lookup a tenth of its time. The API's
+ * own pages get theirs from a hook of their route, which replaces the data's: asking every request for
+ * its route's options would build them anew each time.
  */
 export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: HelmetOptions) => {
   const page = helmetHeaders(options);
   const data = dataHeaders(page);
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/') && !request.routeOptions.config.document ? data : page);
+    reply.headers(request.url.startsWith('/api/') ? data : page);
     done();
+  });
+  const dataOnly = Object.keys(data).filter((name) => !(name in page));
+  const asPage: onRequestHookHandler = (_request, reply, done) => {
+    for (const name of dataOnly) reply.removeHeader(name);
+    reply.headers(page);
+    done();
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.config?.document) route.onRequest = [asPage, ...[route.onRequest ?? []].flat()];
   });
 });

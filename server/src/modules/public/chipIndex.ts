@@ -56,19 +56,22 @@ export class ChipIndex {
 
   /**
    * Whether the registry may hold the chip: false only when it surely does not. Waits, as the kept
-   * answers do, until this process's own writes so far have been heard of.
+   * answers do, until this process's own writes so far have been heard of; answers at once (no
+   * promise, no turn of the queue: every lookup comes here) when there is nothing to wait for.
    */
-  async mayHold(chipId: string): Promise<boolean> {
+  mayHold(chipId: string): boolean | Promise<boolean> {
+    const catchingUp = this.subscription?.caughtUp();
+    return catchingUp ? catchingUp.then(() => this.holds(chipId)) : this.holds(chipId);
+  }
+
+  private holds(chipId: string): boolean {
     const subscription = this.subscription;
     if (!subscription) return true;
-    // Awaited only when there is something to wait for: every lookup comes here, and an await costs a turn.
-    const catchingUp = subscription.caughtUp();
-    if (catchingUp) await catchingUp;
     // Not while the listening connection is down, even frozen: writes made once the database answers
     // again, before the connection listens again, would go unheard.
     if (!subscription.live()) return true;
     if (this.state !== 'loaded') {
-      if (this.state === 'empty' && subscription.live() && performance.now() >= this.retryAt) void this.load();
+      if (this.state === 'empty' && performance.now() >= this.retryAt) void this.load();
       return true;
     }
     if (this.heard.has(chipId) || this.others.has(chipId)) return true;

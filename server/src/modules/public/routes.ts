@@ -23,7 +23,10 @@ export const publicRoutes: FastifyPluginAsyncZod<{ publicPages: PublicService }>
   app.get(
     '/utilities/microchip-lookup',
     { schema: { tags, querystring: microchipLookupSchema }, config: perIp(publicLimits.lookup), ...small },
-    async (request) => answer(await publicPages.lookup(request.query.id)),
+    (request, reply) => {
+      const found = publicPages.lookup(request.query.id);
+      return found instanceof Promise ? found.then(answer) : reply.send(answer(found));
+    },
   );
 
   app.get('/pet/pet-profiles/:id', { schema: { tags, params: publicIdParams }, config: perIp(publicLimits.profile) }, async (request) =>
