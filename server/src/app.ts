@@ -21,7 +21,7 @@ import { builtIndexPage } from './indexPage.js';
 import { builtFinderPageRenderer, finderPageRoutes } from './modules/public/finderPages.js';
 import { webDistFolder, webServerEntryOf } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
-import { securityHeadersPlugin } from './plugins/securityHeaders.js';
+import { documentHeadersPlugin, securityHeaderSets, securityHeadersPlugin } from './plugins/securityHeaders.js';
 import { writeAdmissionPlugin } from './plugins/writeAdmission.js';
 import { useJsonBodyParser } from './plugins/jsonBody.js';
 import { registerApi } from './apiRoutes.js';
@@ -138,7 +138,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setSerializerCompiler(serializerCompiler);
   useJsonBodyParser(app);
 
-  await app.register(securityHeadersPlugin, {
+  const securityHeaders = securityHeaderSets({
     contentSecurityPolicy: {
       directives: {
         // MUI injects its styles at run time; the sign-in providers' scripts load only when configured.
@@ -153,6 +153,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       },
     },
   });
+  await app.register(securityHeadersPlugin, securityHeaders);
   // A read carries no body to decompress: its route runs without the plugin's body hook (added before
   // the plugin's own onRoute, which reads the option).
   app.addHook('onRoute', (route) => {
@@ -190,6 +191,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(authPlugin, { database, jwtSecret: deps.jwtSecret });
   // A server runs writes side by side (and gives each a statement timeout); the embedded database one by one.
   if (database.kind === 'pglite') await app.register(writeAdmissionPlugin, { maxInFlight: EMBEDDED_WRITES_MAX, retryAfterS: 1 });
+  // After the plugins above that put a hook of theirs first on a route: the pages' headers go on before them.
+  await app.register(documentHeadersPlugin, securityHeaders);
 
   app.setErrorHandler(answerErrors);
 

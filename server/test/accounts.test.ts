@@ -335,9 +335,11 @@ describe('every answer', () => {
     expect(response.headers['cross-origin-opener-policy']).toBeUndefined();
   });
 
-  it("gives pages, and the API's own pages (an alert e-mail's unsubscribe link), the pages' policy", async () => {
-    for (const url of ['/client/pet', `/api/v2/email/unsubscribe/${randomUUID()}`]) {
+  it("gives pages, and the API's own pages (an alert e-mail's unsubscribe link, a pet's card, refused too), the pages' policy", async () => {
+    // The card without a session: refused by the session check, which runs among the route's own hooks.
+    for (const url of ['/client/pet', `/api/v2/email/unsubscribe/${randomUUID()}`, '/api/v2/Pet/1/card.pdf']) {
       const response = await ctx.app.inject({ method: 'GET', url });
+      if (url.endsWith('.pdf')) expect(response.statusCode).toBe(401);
       expect(response.headers['content-security-policy'], url).toContain("default-src 'self'");
       expect(response.headers['x-frame-options'], url).toBe('SAMEORIGIN');
       expect(response.headers['x-content-type-options'], url).toBe('nosniff');

@@ -37,20 +37,40 @@ function dataHeaders(page: Record<string, string>): Record<string, string> {
   };
 }
 
+export interface SecurityHeaderSets {
+  /** helmet's headers for the options: every page, and the API's own pages. */
+  page: Record<string, string>;
+  /** The short set of every other API answer. */
+  data: Record<string, string>;
+}
+
 /**
- * helmet's security headers on every page, and the short set of data on every API answer. They depend
- * on the options alone (no CSP nonces), so they are computed once: @fastify/helmet builds helmet and
- * parses the policy anew on each request, which cost the public lookup a tenth of its time. The API's
- * own pages get theirs from a hook of their route, which replaces the data's: asking every request for
- * its route's options would build them anew each time.
+ * The headers for these options. They depend on the options alone (no CSP nonces), so they are computed
+ * once: @fastify/helmet builds helmet and parses the policy anew on each request, which cost the public
+ * lookup a tenth of its time.
  */
-export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: HelmetOptions) => {
+export function securityHeaderSets(options: HelmetOptions): SecurityHeaderSets {
   const page = helmetHeaders(options);
-  const data = dataHeaders(page);
+  return { page, data: dataHeaders(page) };
+}
+
+/**
+ * The pages' headers on every page, the data's on every API answer, chosen by the path alone: asking
+ * each request for its route's options would have Fastify build them anew each time.
+ */
+export const securityHeadersPlugin = fp(async (app: FastifyInstance, { page, data }: SecurityHeaderSets) => {
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(request.url.startsWith('/api/') ? data : page);
     done();
   });
+});
+
+/**
+ * The API's own pages (`config.document`) answer with the pages' headers, their refusals too: a hook of
+ * their route, put first. Registered after every plugin that puts a hook of its own first on a route
+ * (the session check, the embedded database's write gate), so that it runs before theirs.
+ */
+export const documentHeadersPlugin = fp(async (app: FastifyInstance, { page, data }: SecurityHeaderSets) => {
   const dataOnly = Object.keys(data).filter((name) => !(name in page));
   const asPage: onRequestHookHandler = (_request, reply, done) => {
     for (const name of dataOnly) reply.removeHeader(name);

@@ -23,9 +23,9 @@ export const publicRoutes: FastifyPluginAsyncZod<{ publicPages: PublicService }>
   app.get(
     '/utilities/microchip-lookup',
     { schema: { tags, querystring: microchipLookupSchema }, config: perIp(publicLimits.lookup), ...small },
-    (request, reply) => {
+    (request) => {
       const found = publicPages.lookup(request.query.id);
-      return found instanceof Promise ? found.then(answer) : reply.send(answer(found));
+      return found instanceof Promise ? found.then(answer) : answer(found);
     },
   );
 
