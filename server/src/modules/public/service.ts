@@ -126,8 +126,8 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
    * Registered means held by an active pet, on an enabled chip whose registration has not run out.
    * Answers are remembered until a write touches the chip, its pet or its owner's contact details, or
    * a yearly registration runs out. Answered at once, with no promise, when memory knows (a number no
-   * chip holds, or a remembered answer): not a promise and a turn of the queue at each of four steps
-   * for an answer already in hand.
+   * chip holds, or a remembered answer), rather than through a promise and a turn of the queue at each
+   * of four steps for an answer already in hand.
    */
   function registration(chipId: string): ChipRegistration | Promise<ChipRegistration> {
     const mayHold = chipIndex.mayHold(chipId);
