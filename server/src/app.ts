@@ -172,7 +172,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     errorResponseBuilder: () => new AppError(429, [messages.tooManyRequests]),
     // On a server every instance counts in one table, so a limit holds however many share the load; the
     // embedded database serves one process, whose memory counts faster.
-    ...(database.kind === 'postgres' && { store: countedInDatabase({ db: database.db, secret: deps.jwtSecret, log: app.log }) }),
+    ...(database.kind === 'postgres' && { store: countedInDatabase({ db: database.counters, secret: deps.jwtSecret, log: app.log }) }),
   });
   await app.register(swagger, {
     openapi: {

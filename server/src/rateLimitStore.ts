@@ -27,25 +27,42 @@ interface RouteLimitOptions {
 }
 
 /**
- * Counts one hit under a key in its fixed window (a new one when the last is over) and answers the
- * count and the milliseconds left: one statement, one round trip.
+ * Counts the hits of a batch, `counts[i]` of them under `keys[i]` in its fixed window (a new one when
+ * the last is over), and answers each key's count and the milliseconds left: one statement, one round
+ * trip for all. The rows are taken in key order, so two instances' batches never wait on each other
+ * in a cycle (a deadlock the server would answer with an error).
  */
-function preparedHit(db: Database) {
+function preparedHits(db: Database) {
   const now = sql`${sql.placeholder('now')}::timestamptz`;
   const over = sql`${rateLimitCounters.expiresAt} <= ${now}`;
   return db
     .insert(rateLimitCounters)
-    .values({ key: sql.placeholder('key'), count: 1, expiresAt: sql`${now} + ${sql.placeholder('windowMs')}::float8 * interval '1 millisecond'` })
+    .select(
+      sql`select key, hits, ${now} + window_ms * interval '1 millisecond'
+        from unnest(${sql.placeholder('keys')}::text[], ${sql.placeholder('counts')}::int[], ${sql.placeholder('windowsMs')}::float8[]) as hit(key, hits, window_ms)
+        order by key`,
+    )
     .onConflictDoUpdate({
       target: rateLimitCounters.key,
       set: {
-        count: sql`case when ${over} then 1 else ${rateLimitCounters.count} + 1 end`,
+        count: sql`case when ${over} then excluded.count else ${rateLimitCounters.count} + excluded.count end`,
         expiresAt: sql`case when ${over} then excluded.expires_at else ${rateLimitCounters.expiresAt} end`,
       },
     })
-    .returning({ current: rateLimitCounters.count, ttl: sql<number>`(extract(epoch from ${rateLimitCounters.expiresAt} - ${now}) * 1000)::float8` })
+    .returning({ key: rateLimitCounters.key, current: rateLimitCounters.count, ttl: sql<number>`(extract(epoch from ${rateLimitCounters.expiresAt} - ${now}) * 1000)::float8` })
     // Built once and prepared on the server under its name (see `openDatabase`).
-    .prepare('rate_limit_hit');
+    .prepare('rate_limit_hits');
+}
+
+type Callback = Parameters<Incr>[1];
+
+/** The hits under one key waiting for the next statement, in the order they came, and the route's store in this process should the database not answer. */
+interface Waiting {
+  key: string;
+  windowMs: number;
+  max: number;
+  callbacks: Callback[];
+  inProcess: FastifyRateLimitStore;
 }
 
 /**
@@ -53,22 +70,29 @@ function preparedHit(db: Database) {
  * so a limit holds across all of them, with the plugin's fixed windows (LocalStore's: a window starts
  * with the first hit and the count starts again when it is over). Each route counts apart, as in the
  * plugin's own stores; keys are hashed with the secret so the table holds no address or e-mail.
+ * The hits that come in while a statement is out go together in the next one: a statement a hit, at a
+ * new address each time, held the lookup to what the server could write one row at a time.
  * While the database is out of reach a hit is counted in this process, so the limit still holds per
  * instance and a route that needs no database (a remembered lookup) still answers.
  */
 export function countedInDatabase(deps: { db: Database; secret: string; log: Pick<FastifyBaseLogger, 'warn'>; now?: () => number }): FastifyRateLimitStoreCtor {
   const now = deps.now ?? Date.now;
-  const hit = preparedHit(deps.db);
+  const hits = preparedHits(deps.db);
   let outageUntil = 0;
+  let waiting = new Map<string, Waiting>();
+  let sending = false;
 
   /** Counted in the database, or why not: it is out of reach, or did not answer in time. */
-  async function counted(key: string, at: number, windowMs: number): Promise<Counted | { unreachable: object }> {
+  async function counted(batch: Map<string, Waiting>, at: number): Promise<Map<string, Counted> | { unreachable: object }> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<{ unreachable: object }>(
       (resolve) => (timer = setTimeout(resolve, ANSWER_WITHIN_MS, { unreachable: { message: `no answer within ${ANSWER_WITHIN_MS} ms` } })),
     );
+    const keys = [...batch.keys()].sort();
     try {
-      const counting = hit.execute({ key, now: new Date(at).toISOString(), windowMs }).then(([row]) => row!);
+      const counting = hits
+        .execute({ keys, counts: keys.map((key) => batch.get(key)!.callbacks.length), windowsMs: keys.map((key) => batch.get(key)!.windowMs), now: new Date(at).toISOString() })
+        .then((rows) => new Map(rows.map(({ key, current, ttl }) => [key, { current, ttl }])));
       return await Promise.race([counting, late]);
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
@@ -76,6 +100,37 @@ export function countedInDatabase(deps: { db: Database; secret: string; log: Pic
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Sends the hits waiting, unless a statement is out: they go when it is back. */
+  function send() {
+    if (sending || waiting.size === 0) return;
+    const batch = waiting;
+    waiting = new Map();
+    sending = true;
+    counted(batch, now())
+      .then(
+        (result) => {
+          if ('unreachable' in result) {
+            if (now() >= outageUntil) deps.log.warn({ err: result.unreachable }, 'the database is out of reach: rate limits are counted in this process for now');
+            outageUntil = now() + OUTAGE_MS;
+            for (const hit of batch.values()) for (const callback of hit.callbacks) hit.inProcess.incr(hit.key, callback, hit.windowMs, hit.max);
+            return;
+          }
+          for (const [hashed, hit] of batch) {
+            const { current, ttl } = result.get(hashed)!;
+            // The key's hits in this statement, in the order they came: the last of them is the count.
+            hit.callbacks.forEach((callback, i) => callback(null, { current: current - hit.callbacks.length + 1 + i, ttl }));
+          }
+        },
+        (error: Error) => {
+          for (const hit of batch.values()) for (const callback of hit.callbacks) callback(error);
+        },
+      )
+      .finally(() => {
+        sending = false;
+        send();
+      });
   }
 
   return class DatabaseStore implements FastifyRateLimitStore {
@@ -89,19 +144,14 @@ export function countedInDatabase(deps: { db: Database; secret: string; log: Pic
       this.scope = options.routeInfo?.url ? `${String(options.routeInfo.method)} ${options.routeInfo.url}` : '';
     }
 
-    incr(key: string, callback: Parameters<Incr>[1], timeWindow: number, max: number): void {
-      const at = now();
-      if (at < outageUntil) return this.inProcess.incr(key, callback, timeWindow, max);
+    incr(key: string, callback: Callback, timeWindow: number, max: number): void {
+      if (now() < outageUntil) return this.inProcess.incr(key, callback, timeWindow, max);
       const hashed = createHmac('sha256', deps.secret).update(`rate-limit\n${this.scope}\n${key}`).digest('base64url');
-      counted(hashed, at, timeWindow).then(
-        (result) => {
-          if (!('unreachable' in result)) return callback(null, result);
-          if (now() >= outageUntil) deps.log.warn({ err: result.unreachable }, 'the database is out of reach: rate limits are counted in this process for now');
-          outageUntil = now() + OUTAGE_MS;
-          this.inProcess.incr(key, callback, timeWindow, max);
-        },
-        (error: Error) => callback(error),
-      );
+      const hit = waiting.get(hashed);
+      if (hit) hit.callbacks.push(callback);
+      else waiting.set(hashed, { key, windowMs: timeWindow, max, callbacks: [callback], inProcess: this.inProcess });
+      // The hits of the requests read in this turn of the event loop go together.
+      if (waiting.size === 1 && !hit) setImmediate(send);
     }
 
     child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {

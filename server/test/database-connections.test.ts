@@ -25,6 +25,24 @@ describe.runIf(process.env.TEST_DB === 'postgres')('connections to a PostgreSQL 
     expect(warnings.map((warning) => warning.message)).toEqual([]);
   });
 
+  it('counts the rate limits on connections of their own, with the timeout: the public answers do not wait to hear of them', async () => {
+    const database = await openDatabase({ url: ADMIN_URL, dataDir: null, timeouts: { connectMs: 1000, statementMs: 1234 } });
+    try {
+      const subscription = await database.listen('counters_probe', () => {});
+      await queryRows(database.db, sql`select 1`);
+      // A statement of the main pool may have notified: the answers kept wait for a round trip on the listening connection.
+      const catchingUp = subscription.caughtUp();
+      expect(catchingUp).toBeInstanceOf(Promise);
+      await catchingUp;
+      expect(subscription.caughtUp()).toBeUndefined();
+      const [counted] = await queryRows<{ statement_timeout: string }>(database.counters, sql`show statement_timeout`);
+      expect(counted!.statement_timeout).toBe('1234ms');
+      expect(subscription.caughtUp()).toBeUndefined();
+    } finally {
+      await database.close();
+    }
+  });
+
   it.each([
     ['session', ['probe_statement']],
     ['transaction', []],

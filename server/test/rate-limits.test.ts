@@ -65,6 +65,31 @@ describe('the rate-limit store on the database', () => {
     expect(keys.some(({ key }) => /example|10\.0/.test(key))).toBe(false);
   });
 
+  it('counts hits that come together one by one, in the order they came, from two instances at once', async () => {
+    clock = start + 150_000;
+    // Two instances' stores (as two processes make them), each taking many addresses at once, the same ones in another order.
+    const first = storeFor(countedInDatabase({ db: ctx.database.db, secret: 'store-test', log: quietLog, now: () => clock }), '/together');
+    const second = storeFor(countedInDatabase({ db: ctx.database.db, secret: 'store-test', log: quietLog, now: () => clock }), '/together');
+    const addresses = Array.from({ length: 40 }, (_, i) => `10.1.0.${i}`);
+    const counts = await Promise.all([
+      ...addresses.flatMap((address) => [first(address, 60_000), first(address, 60_000)]),
+      ...addresses.toReversed().map((address) => second(address, 60_000)),
+    ]);
+    // Each address was hit three times: its hits were counted 1, 2 and 3, whichever instance counted them.
+    const byAddress = new Map<string, number[]>();
+    [...addresses.flatMap((address) => [address, address]), ...addresses.toReversed()].forEach((address, i) =>
+      byAddress.set(address, [...(byAddress.get(address) ?? []), counts[i]!.current]),
+    );
+    for (const seen of byAddress.values()) expect(seen.toSorted()).toEqual([1, 2, 3]);
+    // An instance's own hits of one address are counted in the order they came.
+    for (const address of addresses) {
+      const [a, b] = byAddress.get(address)!;
+      expect(a).toBeLessThan(b!);
+    }
+    expect(counts.every(({ ttl }) => ttl === 60_000)).toBe(true);
+    expect((await first('10.1.0.0', 60_000)).current).toBe(4);
+  });
+
   it('sweeps the rows whose window is over', async () => {
     const before = new Date(Date.parse('2002-01-01T00:00:00Z'));
     const old = () => ctx.database.db.$count(rateLimitCounters, lt(rateLimitCounters.expiresAt, before));

@@ -47,6 +47,11 @@ export interface DatabaseTimeouts {
 
 export interface DatabaseHandle {
   db: Database;
+  /**
+   * For statements that change nothing a cache keeps (the rate limits' counts): on a server, a pool
+   * of its own, whose statements the public answers do not wait to hear of; on PGlite, `db`.
+   */
+  counters: Database;
   kind: 'pglite' | 'postgres';
   migrate(): Promise<void>;
   /** Whether the database answers, within a second. */
@@ -91,37 +96,44 @@ export async function openDatabase(options: {
   if (options.url) {
     const url = options.url;
     const limits = options.timeouts;
-    const pool = new TransactionPool({
-      connectionString: url,
-      max: 10,
-      keepAlive: true,
-      // The hot statements are prepared once under a name (`.prepare('…')`), which spares the server
-      // their parsing and planning on each call (a pet list: 376 to 135 µs of its CPU); through a
-      // pooler in transaction mode they go unnamed.
-      ...(options.poolMode === 'transaction' && { Client: UnnamedStatementsClient }),
-      ...(limits && {
-        connectionTimeoutMillis: limits.connectMs,
-        // A frozen connection sends no answer, not even the server's cancel: the client gives up too.
-        query_timeout: limits.statementMs + CLIENT_GRACE_MS,
-        // Set on each new connection before the pool hands it out (a pooler, PgBouncer, refuses it as a
-        // startup parameter); a connection that cannot take it is ended and the statement waiting fails.
-        onConnect: async (client: pg.ClientBase) => {
-          await client.query(`set statement_timeout = ${limits.statementMs}`);
-        },
-      }),
-    });
-    // Without a listener, an idle connection the server ends would end the process ('error' event).
+    const poolOf = (max: number) => {
+      const pool = new TransactionPool({
+        connectionString: url,
+        max,
+        keepAlive: true,
+        // The hot statements are prepared once under a name (`.prepare('…')`), which spares the server
+        // their parsing and planning on each call (a pet list: 376 to 135 µs of its CPU); through a
+        // pooler in transaction mode they go unnamed.
+        ...(options.poolMode === 'transaction' && { Client: UnnamedStatementsClient }),
+        ...(limits && {
+          connectionTimeoutMillis: limits.connectMs,
+          // A frozen connection sends no answer, not even the server's cancel: the client gives up too.
+          query_timeout: limits.statementMs + CLIENT_GRACE_MS,
+          // Set on each new connection before the pool hands it out (a pooler, PgBouncer, refuses it as a
+          // startup parameter); a connection that cannot take it is ended and the statement waiting fails.
+          onConnect: async (client: pg.ClientBase) => {
+            await client.query(`set statement_timeout = ${limits.statementMs}`);
+          },
+        }),
+      });
+      // Without a listener, an idle connection the server ends would end the process ('error' event).
+      pool.on('error', (error) => connectionErrors.forEach((listener) => listener(error)));
+      // Nor may one the server ends while a transaction holds it between two statements (a restart
+      // under load): the pool hears only idle ones. The transaction's next statement fails (503), and
+      // the pool drops the connection when it comes back.
+      pool.on('connect', (client) => client.on('error', () => {}));
+      return pool;
+    };
     const connectionErrors = new Set<(error: Error) => void>();
-    pool.on('error', (error) => connectionErrors.forEach((listener) => listener(error)));
-    // Nor may one the server ends while a transaction holds it between two statements (a restart
-    // under load): the pool hears only idle ones. The transaction's next statement fails (503), and
-    // the pool drops the connection when it comes back.
-    pool.on('connect', (client) => client.on('error', () => {}));
+    const pool = poolOf(10);
+    // The rate limits' counting, on connections of its own: the public answers wait to hear of every
+    // statement the main pool ran (`listen`), and a count changes nothing they keep.
+    const countersPool = poolOf(2);
     const db = drizzlePg({ client: pool, schema });
     const subscriptions = new Set<Subscription>();
     const close = async () => {
       await Promise.all([...subscriptions].map((subscription) => subscription.close()));
-      await pool.end();
+      await Promise.all([pool.end(), countersPool.end()]);
     };
     // On a connection of its own, with no statement timeout: building an index on a large table takes longer.
     const migrate = async () => {
@@ -135,6 +147,7 @@ export async function openDatabase(options: {
     };
     return {
       ...handle(db as unknown as Database, 'postgres', migrate, close),
+      counters: drizzlePg({ client: countersPool, schema }) as unknown as Database,
       onConnectionError: (listener) => void connectionErrors.add(listener),
       poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       async listen(channel, onNotify, onTrouble) {
@@ -159,6 +172,7 @@ export async function openDatabase(options: {
     };
     return {
       ...handle(db as unknown as Database, 'pglite', () => migratePglite(db, { migrationsFolder }), close),
+      counters: db as unknown as Database,
       // One connection inside the process: nothing to lose.
       onConnectionError: () => {},
       // One process owns the database, so a notification is delivered with the result of the commit that sent it.
@@ -219,7 +233,7 @@ function handle(
   kind: DatabaseHandle['kind'],
   migrate: () => Promise<void>,
   close: () => Promise<void>,
-): Omit<DatabaseHandle, 'listen' | 'onConnectionError'> {
+): Omit<DatabaseHandle, 'listen' | 'onConnectionError' | 'counters'> {
   return {
     db,
     kind,
