@@ -10,7 +10,6 @@ import { seedSampleSites, seedStaticData } from './db/seed.js';
 import { serveBackups } from './modules/backups/socket.js';
 import { ensureAdministrator } from './modules/users/bootstrap.js';
 import { alertMailSettingsOf } from './modules/alerts/messages.js';
-import { createInboundMailListener } from './modules/relay/listener.js';
 import { createAlertReplies } from './modules/relay/replies.js';
 import { startWorker } from './worker/index.js';
 
@@ -37,9 +36,9 @@ async function main() {
     ? createTwilioTexter(config.twilio, `${config.publicUrl}${API_BASE}/sms/status`)
     : createFileTexter(join(config.dataDir, 'sms'));
   const app = await buildApp({ config, database, mailer, jwtSecret });
-  // Replies to lost pet alert e-mails, relayed to the owner, when an inbound mail domain is set.
+  // Replies to lost pet alert e-mails, relayed to the owner, when an inbound mail domain is set (its SMTP server loads only then).
   const inbound = config.inboundMail
-    ? createInboundMailListener({ settings: config.inboundMail, replies: createAlertReplies({ db: database.db, publicUrl: config.publicUrl }), log: app.log })
+    ? (await import('./modules/relay/listener.js')).createInboundMailListener({ settings: config.inboundMail, replies: createAlertReplies({ db: database.db, publicUrl: config.publicUrl }), log: app.log })
     : null;
   const stopWorker = startWorker(app, database.db, mailer, texter, alertMailSettingsOf(config, jwtSecret), config.foundReportEscalation, {
     publicUrl: config.publicUrl,

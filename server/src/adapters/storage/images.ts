@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { API_BASE, limits, messages } from '@petreg/contract';
-import sharp from 'sharp';
 import type { FileStorage } from './index.js';
 import { AppError, badRequest } from '../../errors.js';
 import { createTaskQueue } from '../../taskQueue.js';
@@ -25,8 +24,12 @@ export const imageUrl = (folder: keyof typeof imageRoutes, name: string | null):
  */
 const decodes = createTaskQueue(2);
 
+/** The image library, loaded with the first image handled rather than at every start. */
+const loadSharp = () => import('sharp').then((module) => module.default);
+
 /** The pixels an image declares, read from its header without decoding it; null when it is no image. */
 async function declaredPixels(upload: Buffer): Promise<number | null> {
+  const sharp = await loadSharp();
   try {
     // No limit on reading the header: the count is weighed here, to be refused in the product's words.
     const { width, height } = await sharp(upload, { limitInputPixels: false }).metadata();
@@ -48,6 +51,7 @@ export async function storeImage(storage: FileStorage, folder: string, dataUrl: 
   const pixels = await declaredPixels(upload);
   if (pixels === null) throw badRequest(messages.onlyImages);
   if (pixels > limits.imagePixelsMax) throw badRequest(messages.imageTooManyPixels);
+  const sharp = await loadSharp();
   let jpeg: Buffer;
   try {
     jpeg = await decodes(() =>
@@ -68,7 +72,8 @@ export async function storeImage(storage: FileStorage, folder: string, dataUrl: 
 }
 
 /** A square copy of a stored photo, `size` pixels a side, cropped to its middle: what a card of that size shows. */
-export function squareCopy(jpeg: Buffer, size: number): Promise<Buffer> {
+export async function squareCopy(jpeg: Buffer, size: number): Promise<Buffer> {
+  const sharp = await loadSharp();
   return decodes(() => sharp(jpeg).resize({ width: size, height: size, fit: 'cover' }).jpeg({ quality: 78, mozjpeg: true }).toBuffer());
 }
 
