@@ -130,7 +130,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     });
   }
   const { metricsToken, sentryDsn } = config.operations;
-  app.decorate('metrics', metricsToken ? createMetrics(database, app.log) : noMetrics);
+  app.decorate('metrics', metricsToken ? await createMetrics(database, app.log) : noMetrics);
   app.metrics.timeRequests(app);
   app.decorate('errorReports', await createErrorReports(sentryDsn));
   app.addHook('onClose', () => app.errorReports.close());

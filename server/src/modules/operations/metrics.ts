@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { queryRows, type DatabaseHandle } from '../../db/client.js';
 import { alertEmails, mailOutbox, textOutbox } from '../../db/schema.js';
 import { loggable } from '../../errors.js';
@@ -44,7 +43,9 @@ const NO_ROUTE = 'unmatched';
  * Node's process metrics. Labels are route patterns, statuses, outbox kinds and cache names, never a
  * value from a request: no chip number, token or address becomes a label.
  */
-export function createMetrics(database: DatabaseHandle, log: FastifyBaseLogger): Metrics {
+export async function createMetrics(database: DatabaseHandle, log: FastifyBaseLogger): Promise<Metrics> {
+  // Loaded only where metrics are asked for (METRICS_TOKEN): not at every start.
+  const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = await import('prom-client');
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
