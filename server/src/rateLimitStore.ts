@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
-import { lt, sql } from 'drizzle-orm';
+import { inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from './db/client.js';
 import { isDatabaseUnavailable } from './db/errors.js';
@@ -9,11 +9,11 @@ import { rateLimitCounters } from './db/schema.js';
 import { loggable } from './errors.js';
 
 /**
- * How long a hit waits for the database before it is counted in this process: a remembered public
- * answer is served while the server does not answer (as the health check, within a second).
+ * How long a statement of counts waits for the database before its hits are counted in this process:
+ * a remembered public answer is served while the server does not answer (as the health check, within a second).
  */
 const ANSWER_WITHIN_MS = 1000;
-/** After the database failed a hit, this long of hits are counted in this process before it is asked again. */
+/** After the database did not answer a statement of counts, this long of hits are counted in this process before it is asked again. */
 const OUTAGE_MS = 5000;
 
 type Incr = FastifyRateLimitStore['incr'];
@@ -50,7 +50,7 @@ function preparedHits(db: Database) {
       },
     })
     .returning({ key: rateLimitCounters.key, current: rateLimitCounters.count, ttl: sql<number>`(extract(epoch from ${rateLimitCounters.expiresAt} - ${now}) * 1000)::float8` })
-    // Built once and prepared on the server under its name (see `openDatabase`).
+    // Built once and prepared on the server under its name (see `openServerDatabase`).
     .prepare('rate_limit_hits');
 }
 
@@ -77,56 +77,68 @@ interface Waiting {
  */
 export function countedInDatabase(deps: { db: Database; secret: string; log: Pick<FastifyBaseLogger, 'warn'>; now?: () => number }): FastifyRateLimitStoreCtor {
   const now = deps.now ?? Date.now;
-  const hits = preparedHits(deps.db);
+  const statement = preparedHits(deps.db);
   let outageUntil = 0;
   let waiting = new Map<string, Waiting>();
   let sending = false;
 
-  /** Counted in the database, or why not: it is out of reach, or did not answer in time. */
-  async function counted(batch: Map<string, Waiting>, at: number): Promise<Map<string, Counted> | { unreachable: object }> {
+  /** Counted in the database, or why not: it is out of reach or did not answer in time, or the statement failed. */
+  async function counted(batch: Map<string, Waiting>, at: number): Promise<Map<string, Counted> | { unreachable: object } | { failed: object }> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<{ unreachable: object }>(
       (resolve) => (timer = setTimeout(resolve, ANSWER_WITHIN_MS, { unreachable: { message: `no answer within ${ANSWER_WITHIN_MS} ms` } })),
     );
-    const keys = [...batch.keys()].sort();
+    const hits = [...batch.values()];
     try {
-      const counting = hits
-        .execute({ keys, counts: keys.map((key) => batch.get(key)!.callbacks.length), windowsMs: keys.map((key) => batch.get(key)!.windowMs), now: new Date(at).toISOString() })
+      const counting = statement
+        .execute({ keys: [...batch.keys()], counts: hits.map((hit) => hit.callbacks.length), windowsMs: hits.map((hit) => hit.windowMs), now: new Date(at).toISOString() })
         .then((rows) => new Map(rows.map(({ key, current, ttl }) => [key, { current, ttl }])));
       return await Promise.race([counting, late]);
     } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      return { unreachable: loggable(error) };
+      return isDatabaseUnavailable(error) ? { unreachable: loggable(error) } : { failed: loggable(error) };
     } finally {
       clearTimeout(timer);
     }
   }
 
-  /** Sends the hits waiting, unless a statement is out: they go when it is back. */
+  /** Counts hits in this process, each in its route's store: the database did not count them. */
+  function countHere(hits: Iterable<Waiting>) {
+    for (const hit of hits) for (const callback of hit.callbacks) hit.inProcess.incr(hit.key, callback, hit.windowMs, hit.max);
+  }
+
+  /** Each hit's count: its key's hits in this statement, in the order they came, the last of them holding the row's count. */
+  function answer(batch: Map<string, Waiting>, counts: Map<string, Counted>) {
+    for (const [hashed, hit] of batch) {
+      const count = counts.get(hashed);
+      if (!count) countHere([hit]);
+      else hit.callbacks.forEach((callback, i) => callback(null, { current: count.current - hit.callbacks.length + 1 + i, ttl: count.ttl }));
+    }
+  }
+
+  /**
+   * Sends the hits waiting, unless a statement is out: they go when it is back. A statement that fails
+   * has its hits counted here rather than refused: one failure would otherwise answer every request
+   * of the statement with an error.
+   */
   function send() {
     if (sending || waiting.size === 0) return;
     const batch = waiting;
     waiting = new Map();
+    // Hits that waited behind a statement the server did not answer are counted here, as those coming now.
+    if (now() < outageUntil) return countHere(batch.values());
     sending = true;
-    counted(batch, now())
-      .then(
-        (result) => {
-          if ('unreachable' in result) {
-            if (now() >= outageUntil) deps.log.warn({ err: result.unreachable }, 'the database is out of reach: rate limits are counted in this process for now');
-            outageUntil = now() + OUTAGE_MS;
-            for (const hit of batch.values()) for (const callback of hit.callbacks) hit.inProcess.incr(hit.key, callback, hit.windowMs, hit.max);
-            return;
-          }
-          for (const [hashed, hit] of batch) {
-            const { current, ttl } = result.get(hashed)!;
-            // The key's hits in this statement, in the order they came: the last of them is the count.
-            hit.callbacks.forEach((callback, i) => callback(null, { current: current - hit.callbacks.length + 1 + i, ttl }));
-          }
-        },
-        (error: Error) => {
-          for (const hit of batch.values()) for (const callback of hit.callbacks) callback(error);
-        },
-      )
+    void counted(batch, now())
+      .then((result) => {
+        if (result instanceof Map) return answer(batch, result);
+        if ('unreachable' in result) {
+          if (now() >= outageUntil) deps.log.warn({ err: result.unreachable }, 'the database is out of reach: rate limits are counted in this process for now');
+          outageUntil = now() + OUTAGE_MS;
+        } else {
+          deps.log.warn({ err: result.failed }, 'the database could not count rate limits: these hits are counted in this process');
+        }
+        countHere(batch.values());
+      })
+      .catch((error: unknown) => deps.log.warn({ err: loggable(error) }, 'rate limit counts could not be answered'))
       .finally(() => {
         sending = false;
         send();
@@ -160,7 +172,12 @@ export function countedInDatabase(deps: { db: Database; secret: string; log: Pic
   };
 }
 
-/** Drops the counters whose window is over (a key hit again starts a new window in its row anyway). */
+/**
+ * Drops the counters whose window is over (a key hit again starts a new window in its row anyway).
+ * Rows a statement of counts holds are left to the next sweep: waiting for them, taken in another
+ * order than the counts take theirs, could deadlock with it.
+ */
 export async function sweepRateLimitCounters(db: Database, now = new Date()): Promise<void> {
-  await db.delete(rateLimitCounters).where(lt(rateLimitCounters.expiresAt, now));
+  const over = db.select({ key: rateLimitCounters.key }).from(rateLimitCounters).where(lt(rateLimitCounters.expiresAt, now)).for('update', { skipLocked: true });
+  await db.delete(rateLimitCounters).where(inArray(rateLimitCounters.key, over));
 }

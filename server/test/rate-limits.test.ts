@@ -90,6 +90,43 @@ describe('the rate-limit store on the database', () => {
     expect((await first('10.1.0.0', 60_000)).current).toBe(4);
   });
 
+  it('counts the hits of a statement that fails in the process, and says so, rather than refusing them', async () => {
+    const warnings: string[] = [];
+    const Store = countedInDatabase({ db: ctx.database.db, secret: 'store-test', log: { warn: (...args: unknown[]) => void warnings.push(String(args[1])) }, now: () => clock });
+    const failing = storeFor(Store, '/failing');
+    // A window the database cannot add to a time: the statement fails.
+    expect((await failing('10.2.0.1', Number.MAX_VALUE)).current).toBe(1);
+    expect((await failing('10.2.0.1', Number.MAX_VALUE)).current).toBe(2);
+    expect(warnings).toEqual(Array(2).fill('the database could not count rate limits: these hits are counted in this process'));
+    // The next statement that works is counted in the database again.
+    expect((await failing('10.2.0.2', 60_000)).current).toBe(1);
+    expect(warnings).toHaveLength(2);
+  });
+
+  it.runIf(process.env.TEST_DB === 'postgres')('sweeps around the rows a count holds, rather than waiting for them', async () => {
+    clock = start + 300_000;
+    await hit('10.0.0.4', 60_000);
+    await hit('10.0.0.5', 60_000);
+    const later = new Date(start + 400_000);
+    const [held] = await ctx.database.db.select({ key: rateLimitCounters.key }).from(rateLimitCounters).where(lt(rateLimitCounters.expiresAt, later)).limit(1);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holding = ctx.database.db.transaction(async (tx) => {
+      await tx.select().from(rateLimitCounters).where(sql`${rateLimitCounters.key} = ${held!.key}`).for('update');
+      await released;
+    });
+    try {
+      await sweepRateLimitCounters(ctx.database.db, later);
+      const left = await ctx.database.db.select({ key: rateLimitCounters.key }).from(rateLimitCounters).where(lt(rateLimitCounters.expiresAt, later));
+      expect(left.map(({ key }) => key)).toEqual([held!.key]);
+    } finally {
+      release();
+      await holding;
+    }
+    await sweepRateLimitCounters(ctx.database.db, later);
+    expect(await ctx.database.db.$count(rateLimitCounters, lt(rateLimitCounters.expiresAt, later))).toBe(0);
+  });
+
   it('sweeps the rows whose window is over', async () => {
     const before = new Date(Date.parse('2002-01-01T00:00:00Z'));
     const old = () => ctx.database.db.$count(rateLimitCounters, lt(rateLimitCounters.expiresAt, before));
@@ -237,12 +274,19 @@ describe.runIf(process.env.TEST_DB === 'postgres')('the rate-limit store while t
     proxy.freeze();
     try {
       const started = performance.now();
+      const first = hit('10.64.0.1', 60_000);
+      // A hit that comes while the first waits for the server: not sent to it again once the first is given up.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const secondSent = performance.now();
+      const second = hit('10.64.0.1', 60_000);
       // Counted in this process from here: the server's count of 1 is not seen.
-      expect(await hit('10.64.0.1', 60_000)).toMatchObject({ current: 1, ttl: 60_000 });
+      expect(await first).toMatchObject({ current: 1, ttl: 60_000 });
       expect(performance.now() - started).toBeLessThan(1500);
+      expect((await second).current).toBe(2);
+      expect(performance.now() - secondSent).toBeLessThan(1000);
       expect(warnings).toHaveLength(1);
       const quick = performance.now();
-      for (let i = 2; i <= 6; i++) expect((await hit('10.64.0.1', 60_000)).current).toBe(i);
+      for (let i = 3; i <= 6; i++) expect((await hit('10.64.0.1', 60_000)).current).toBe(i);
       expect(performance.now() - quick).toBeLessThan(500);
       expect(warnings).toHaveLength(1);
     } finally {

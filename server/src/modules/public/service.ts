@@ -58,7 +58,7 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
     lastUpdated: registered?.lastUpdated ?? null,
   });
 
-  // The finders' reads, built once and prepared on the server under their names (see `openDatabase`).
+  // The finders' reads, built once and prepared on the server under their names (see `openServerDatabase`).
   const registeredChip = db
     .select({
       id: chips.chipId,
