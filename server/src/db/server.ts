@@ -14,6 +14,8 @@ const CLIENT_GRACE_MS = 1000;
 export async function openServerDatabase(options: DatabaseOptions & { url: string }): Promise<DatabaseHandle> {
   const { url } = options;
   const limits = options.timeouts;
+  // Both pools' lost idle connections are told to the same listeners.
+  const connectionErrors = new Set<(error: Error) => void>();
   const poolOf = (max: number) => {
     const pool = new TransactionPool({
       connectionString: url,
@@ -42,7 +44,6 @@ export async function openServerDatabase(options: DatabaseOptions & { url: strin
     pool.on('connect', (client) => client.on('error', () => {}));
     return pool;
   };
-  const connectionErrors = new Set<(error: Error) => void>();
   const pool = poolOf(10);
   // The rate limits' counting, on connections of its own: the public answers wait to hear of every
   // statement the main pool ran (`listen`), and a count changes nothing they keep.
