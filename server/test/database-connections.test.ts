@@ -25,16 +25,31 @@ describe.runIf(process.env.TEST_DB === 'postgres')('connections to a PostgreSQL 
     expect(warnings.map((warning) => warning.message)).toEqual([]);
   });
 
-  it('counts the rate limits on connections of their own, with the timeout: the public answers do not wait to hear of them', async () => {
+  it("has the public answers wait to hear of the main pool's writes, not of its reads nor of the rate limits' counts, which run on connections of their own with the timeout", async () => {
     const database = await openDatabase({ url: ADMIN_URL, dataDir: null, timeouts: { connectMs: 1000, statementMs: 1234 } });
     try {
-      const subscription = await database.listen('counters_probe', () => {});
+      const heard: (string | null)[] = [];
+      const subscription = await database.listen('counters_probe', (payload) => heard.push(payload));
+      heard.length = 0;
       await queryRows(database.db, sql`select 1`);
-      // A statement of the main pool may have notified: the answers kept wait for a round trip on the listening connection.
+      await database.db.transaction(async (tx) => {
+        await queryRows(tx, sql`select 2`);
+      });
+      expect(subscription.caughtUp()).toBeUndefined();
+      // A statement that is not a read may have notified: the answers kept wait for a round trip on
+      // the listening connection, after which its notification has been heard.
+      await queryRows(database.db, sql`do $$ begin perform pg_notify('counters_probe', 'written'); end $$`);
       const catchingUp = subscription.caughtUp();
       expect(catchingUp).toBeInstanceOf(Promise);
       await catchingUp;
+      expect(heard).toEqual(['written']);
       expect(subscription.caughtUp()).toBeUndefined();
+      await database.db.transaction(async (tx) => {
+        await queryRows(tx, sql`select 3`);
+        await queryRows(tx, sql`do $$ begin perform pg_notify('counters_probe', 'in a transaction'); end $$`);
+      });
+      await subscription.caughtUp();
+      expect(heard).toEqual(['written', 'in a transaction']);
       const [counted] = await queryRows<{ statement_timeout: string }>(database.counters, sql`show statement_timeout`);
       expect(counted!.statement_timeout).toBe('1234ms');
       expect(subscription.caughtUp()).toBeUndefined();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Subscription } from './client.js';
 import { isTimeout } from './errors.js';
+import type { TransactionPool } from './transactionPool.js';
 
 /** How long a lost listening connection to a server waits before it connects again. */
 const RELISTEN_DELAY_MS = 1000;
@@ -23,7 +24,7 @@ const HEARTBEAT_MS = 5000;
  */
 export async function listenOnServer(
   url: string,
-  pool: pg.Pool,
+  pool: TransactionPool,
   channel: string,
   onNotify: (payload: string | null) => void,
   onTrouble: (error: unknown) => void = () => {},
@@ -33,13 +34,11 @@ export async function listenOnServer(
   let unanswered = false;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
-  // Statements this process ran (counted as their connections go back to the pool), and how many of
-  // them a round trip on the listening connection has followed: the server sends a listener the
-  // notifications committed before it answers a query, so by then those statements' have been heard.
-  let released = 0;
-  let heard = 0;
+  // How many of the writes this process ran (`pool.writesReleased`) a round trip on the listening
+  // connection has followed: the server sends a listener the notifications committed before it
+  // answers a query, so by then those writes' have been heard.
+  let heard = pool.writesReleased;
   let roundTrip: Promise<void> | null = null;
-  pool.on('release', () => released++);
   let echo: { nonce: string; heard: () => void } | null = null;
   // A connection that keeps failing (a pooler that drops notifications) is retried every second, but told of rarely.
   let toldAt = -Infinity;
@@ -47,7 +46,7 @@ export async function listenOnServer(
   /** One round trip on the listening connection, shared by every caller while it runs; a failure loses the connection. */
   function followUp(connection: pg.Client): Promise<void> {
     if (!roundTrip) {
-      const covers = released;
+      const covers = pool.writesReleased;
       roundTrip = connection
         .query('select 1')
         .then(
@@ -138,7 +137,7 @@ export async function listenOnServer(
   return {
     live: () => live,
     unanswered: () => unanswered,
-    caughtUp: () => (heard < released && live ? catchUp(released) : undefined),
+    caughtUp: () => (heard < pool.writesReleased && live ? catchUp(pool.writesReleased) : undefined),
     async close() {
       closed = true;
       live = false;

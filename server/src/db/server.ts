@@ -4,7 +4,7 @@ import pg from 'pg';
 import { migrationsFolder } from '../paths.js';
 import { handle, type Database, type DatabaseHandle, type DatabaseOptions, type Subscription } from './client.js';
 import { listenOnServer } from './listening.js';
-import { TransactionPool, UnnamedStatementsClient } from './transactionPool.js';
+import { TransactionPool, UnnamedStatementsClient, WriteNotingClient } from './transactionPool.js';
 import * as schema from './schema.js';
 
 /** How long past the server's statement timeout the client waits for an answer before giving the statement up (a frozen connection). */
@@ -24,7 +24,7 @@ export async function openServerDatabase(options: DatabaseOptions & { url: strin
       // The hot statements are prepared once under a name (`.prepare('…')`), which spares the server
       // their parsing and planning on each call (a pet list: 376 to 135 µs of its CPU); through a
       // pooler in transaction mode they go unnamed.
-      ...(options.poolMode === 'transaction' && { Client: UnnamedStatementsClient }),
+      Client: options.poolMode === 'transaction' ? UnnamedStatementsClient : WriteNotingClient,
       ...(limits && {
         connectionTimeoutMillis: limits.connectMs,
         // A frozen connection sends no answer, not even the server's cancel: the client gives up too.

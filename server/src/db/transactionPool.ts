@@ -12,6 +12,19 @@ import { isDatabaseUnavailable } from './errors.js';
  * statements found the database unavailable.
  */
 export class TransactionPool extends pg.Pool {
+  /**
+   * The statements run that may have notified, counted as their connections come back (a connection
+   * that is not a `WriteNotingClient` counts each time): what the public answers kept wait to hear of.
+   */
+  writesReleased = 0;
+
+  constructor(config?: pg.PoolConfig) {
+    super(config);
+    this.on('release', (_error: unknown, connection: pg.PoolClient) => {
+      if (!(connection instanceof WriteNotingClient) || connection.ranWrites()) this.writesReleased++;
+    });
+  }
+
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
   override connect(callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void) {
@@ -29,14 +42,42 @@ export class TransactionPool extends pg.Pool {
 export type PoolMode = 'session' | 'transaction';
 
 /**
+ * Statements that cannot notify: the notifications come only from the triggers of writes (migrations
+ * 0012, 0017, 0028, 0032). The listening connection's own check (`select pg_notify`) is no write.
+ */
+const CANNOT_NOTIFY = /^\s*(select|begin|commit|rollback|set|show)\b/i;
+
+/**
+ * A connection that notes whether it ran a statement that may have notified since it was last asked
+ * (`ranWrites`): the public answers kept in memory wait to hear of those statements, not of reads.
+ */
+export class WriteNotingClient extends pg.Client {
+  private wrote = false;
+
+  override query(...args: unknown[]): never {
+    const [statement] = args;
+    const text = typeof statement === 'string' ? statement : (statement as { text?: unknown } | undefined)?.text;
+    if (typeof text !== 'string' || !CANNOT_NOTIFY.test(text)) this.wrote = true;
+    return (super.query as (...given: unknown[]) => never)(...args);
+  }
+
+  /** Whether a statement that may have notified ran since the last call. */
+  ranWrites(): boolean {
+    const wrote = this.wrote;
+    this.wrote = false;
+    return wrote;
+  }
+}
+
+/**
  * A connection that sends every statement unnamed: the server parses and plans a named one once per
  * connection, which a pooler in transaction mode cannot promise.
  */
-export class UnnamedStatementsClient extends pg.Client {
+export class UnnamedStatementsClient extends WriteNotingClient {
   override query(...args: unknown[]): never {
     const [statement] = args;
     if (statement && typeof statement === 'object' && 'name' in statement) args[0] = { ...statement, name: undefined };
-    return (super.query as (...given: unknown[]) => never)(...args);
+    return super.query(...args);
   }
 }
 
