@@ -124,7 +124,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('connections to a PostgreSQL 
       peer.proxy.thaw();
       expect(isDatabaseUnavailable(failure)).toBe(true);
       // Nothing stays checked out (a restart under load would otherwise use the pool up).
-      const use = peer.database.poolUse!();
+      const use = peer.database.poolUse!().main;
       expect(use.total - use.idle).toBe(0);
       expect(await peer.database.db.transaction((tx) => queryRows<{ one: number }>(tx, sql`select 1 as one`))).toEqual([{ one: 1 }]);
     } finally {

@@ -8,7 +8,7 @@ import { queueTexts } from '../src/modules/texts/outbox.js';
 import { sendDueMail } from '../src/worker/outbox.js';
 import { sendDueTexts } from '../src/worker/texts.js';
 import { alertKit } from './alertKit.js';
-import { createTestApp, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
+import { call, createTestApp, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -161,12 +161,16 @@ describe('/metrics', () => {
     expect(await upTo(5)).toBe(before.five + 1);
   });
 
-  it("shows the PostgreSQL pool's use on a server, and no pool on PGlite", async () => {
+  it("shows the PostgreSQL pools' use on a server, the main one and the rate limits' counts', and no pool on PGlite", async () => {
+    // From an address the limits count: its hit is counted on the rate limits' own connections.
+    await call(ctx.app, 'GET', `utilities/microchip-lookup?id=${uniqueChip('985')}`, { ip: '10.72.0.1' });
     const text = await metricsText();
     if (process.env.TEST_DB === 'postgres') {
-      expect(await valueOf('petreg_db_pool_connections{state="total"}')).toBeGreaterThan(0);
-      expect(text).toMatch(/^petreg_db_pool_connections\{state="idle"\} \d+$/m);
-      expect(text).toMatch(/^petreg_db_pool_waiting \d+$/m);
+      for (const pool of ['main', 'rate_limits']) {
+        expect(await valueOf(`petreg_db_pool_connections{pool="${pool}",state="total"}`)).toBeGreaterThan(0);
+        expect(text).toMatch(new RegExp(`^petreg_db_pool_connections\\{pool="${pool}",state="idle"\\} \\d+$`, 'm'));
+        expect(text).toMatch(new RegExp(`^petreg_db_pool_waiting\\{pool="${pool}"\\} \\d+$`, 'm'));
+      }
     } else {
       expect(text).not.toContain('petreg_db_pool');
     }

@@ -56,8 +56,11 @@ export interface DatabaseHandle {
    */
   listen(channel: string, onNotify: (payload: string | null) => void, onTrouble?: (error: unknown) => void): Promise<Subscription>;
   close(): Promise<void>;
-  /** A server's pool: connections open, idle, and statements waiting for one. PGlite has one connection inside the process and no pool. */
-  poolUse?(): { total: number; idle: number; waiting: number };
+  /**
+   * A server's pools, the main one and the rate limits' counts' (`counters`): connections open, idle,
+   * and statements waiting for one. PGlite has one connection inside the process and no pool.
+   */
+  poolUse?(): Record<'main' | 'rate_limits', { total: number; idle: number; waiting: number }>;
   /**
    * PGlite only: the whole database as a tarball that `openDatabase({ snapshot })` loads. `alongside`
    * runs under the same lock, so no statement commits between the dump and what it does.

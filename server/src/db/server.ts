@@ -10,6 +10,8 @@ import * as schema from './schema.js';
 /** How long past the server's statement timeout the client waits for an answer before giving the statement up (a frozen connection). */
 const CLIENT_GRACE_MS = 1000;
 
+const useOf = (pool: pg.Pool) => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+
 /** A PostgreSQL server's database, through a pool of connections (see `openDatabase`). */
 export async function openServerDatabase(options: DatabaseOptions & { url: string }): Promise<DatabaseHandle> {
   const { url } = options;
@@ -68,7 +70,7 @@ export async function openServerDatabase(options: DatabaseOptions & { url: strin
     ...handle(db as unknown as Database, 'postgres', migrate, close),
     counters: drizzlePg({ client: countersPool, schema }) as unknown as Database,
     onConnectionError: (listener) => void connectionErrors.add(listener),
-    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    poolUse: () => ({ main: useOf(pool), rate_limits: useOf(countersPool) }),
     async listen(channel, onNotify, onTrouble) {
       const subscription = await listenOnServer(url, pool, channel, onNotify, onTrouble);
       subscriptions.add(subscription);

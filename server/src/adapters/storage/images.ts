@@ -27,9 +27,10 @@ const decodes = createTaskQueue(2);
 /** The image library, loaded with the first image handled rather than at every start. */
 const loadSharp = () => import('sharp').then((module) => module.default);
 
+type Sharp = Awaited<ReturnType<typeof loadSharp>>;
+
 /** The pixels an image declares, read from its header without decoding it; null when it is no image. */
-async function declaredPixels(upload: Buffer): Promise<number | null> {
-  const sharp = await loadSharp();
+async function declaredPixels(sharp: Sharp, upload: Buffer): Promise<number | null> {
   try {
     // No limit on reading the header: the count is weighed here, to be refused in the product's words.
     const { width, height } = await sharp(upload, { limitInputPixels: false }).metadata();
@@ -48,10 +49,10 @@ export async function storeImage(storage: FileStorage, folder: string, dataUrl: 
   if (!match?.[1]) throw badRequest(messages.onlyImages);
   const upload = Buffer.from(match[2]!, 'base64');
   if (upload.length > limits.imageUploadBytesMax) throw new AppError(413, [messages.imageTooLarge]);
-  const pixels = await declaredPixels(upload);
+  const sharp = await loadSharp();
+  const pixels = await declaredPixels(sharp, upload);
   if (pixels === null) throw badRequest(messages.onlyImages);
   if (pixels > limits.imagePixelsMax) throw badRequest(messages.imageTooManyPixels);
-  const sharp = await loadSharp();
   let jpeg: Buffer;
   try {
     jpeg = await decodes(() =>

@@ -103,21 +103,23 @@ export async function createMetrics(database: DatabaseHandle, log: FastifyBaseLo
   if (poolUse) {
     new Gauge({
       name: 'petreg_db_pool_connections',
-      help: "The PostgreSQL pool's connections, by state: total (open) or idle",
-      labelNames: ['state'],
+      help: "The PostgreSQL pools' connections, by pool (main, or the rate limits' counts) and state: total (open) or idle",
+      labelNames: ['pool', 'state'],
       registers,
       collect() {
-        const use = poolUse();
-        this.set({ state: 'total' }, use.total);
-        this.set({ state: 'idle' }, use.idle);
+        for (const [pool, use] of Object.entries(poolUse())) {
+          this.set({ pool, state: 'total' }, use.total);
+          this.set({ pool, state: 'idle' }, use.idle);
+        }
       },
     });
     new Gauge({
       name: 'petreg_db_pool_waiting',
-      help: 'Statements waiting for a connection of the PostgreSQL pool',
+      help: 'Statements waiting for a connection of a PostgreSQL pool, by pool (main, or the rate limits\' counts)',
+      labelNames: ['pool'],
       registers,
       collect() {
-        this.set(poolUse().waiting);
+        for (const [pool, use] of Object.entries(poolUse())) this.set({ pool }, use.waiting);
       },
     });
   }
