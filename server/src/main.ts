@@ -12,6 +12,7 @@ import { ensureAdministrator } from './modules/users/bootstrap.js';
 import { alertMailSettingsOf } from './modules/alerts/messages.js';
 import { createAlertReplies } from './modules/relay/replies.js';
 import { startWorker } from './worker/index.js';
+import { preloadLibraries, PRELOAD_AFTER_MS } from './lazyLibraries.js';
 
 /**
  * How long a stop waits for requests and e-mails in flight before the process exits anyway: within
@@ -68,6 +69,7 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   await inbound?.listen();
+  setTimeout(() => void preloadLibraries(app.log), PRELOAD_AFTER_MS).unref();
   const simulated = testPaymentsWarning(config);
   if (simulated) app.log.warn(simulated);
   if (admin?.generatedPassword) {

@@ -25,7 +25,7 @@ export const imageUrl = (folder: keyof typeof imageRoutes, name: string | null):
 const decodes = createTaskQueue(2);
 
 /** The image library, loaded with the first image handled rather than at every start. */
-const loadSharp = () => import('sharp').then((module) => module.default);
+export const loadSharp = () => import('sharp').then((module) => module.default);
 
 type Sharp = Awaited<ReturnType<typeof loadSharp>>;
 

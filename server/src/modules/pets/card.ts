@@ -23,10 +23,12 @@ export interface PetCardData {
   shortUrl: string | null;
 }
 
+/** The PDF and QR code libraries, loaded with the first card asked for, not at every start (they took a sixth of a second of it). */
+export const loadCardLibraries = () => Promise.all([import('pdfkit'), import('qrcode')]);
+
 /** Draws the card: one page, whatever the size; nothing flows onto a second page. */
 export async function renderPetCard(card: PetCardData, size: PetCardSize, registry: { name: string; phone: string }): Promise<Buffer> {
-  // Loaded with the first card asked for, not at every start (they took a sixth of a second of it).
-  const [{ default: PDFDocument }, { default: QRCode }] = await Promise.all([import('pdfkit'), import('qrcode')]);
+  const [{ default: PDFDocument }, { default: QRCode }] = await loadCardLibraries();
   const [width, height] = pageSizes[size];
   const k = width / BASE_WIDTH;
   const doc = new PDFDocument({ size: [width, height], margin: 0, autoFirstPage: true, info: { Title: `${card.name} - ${registry.name}`, Author: registry.name } });

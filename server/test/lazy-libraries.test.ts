@@ -1,0 +1,37 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { lazyLibraries, preloadLibraries } from '../src/lazyLibraries.js';
+
+/** What a logger was told, line by line. */
+function recordingLog() {
+  const lines: { level: number; msg: string; err?: { message: string } }[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  return { log, lines };
+}
+
+describe.runIf(process.env.TEST_DB === 'pglite')('the libraries a start leaves out', () => {
+  it('loads every one of them on this machine, and tells nothing', async () => {
+    const { log, lines } = recordingLog();
+    await preloadLibraries(log);
+    expect(lines).toEqual([]);
+    expect(Object.keys(lazyLibraries)).toHaveLength(2);
+  });
+
+  it('tells of one that cannot be loaded, by what needs it, and loads the others', async () => {
+    const { log, lines } = recordingLog();
+    let loaded = false;
+    await preloadLibraries(log, {
+      'image library (sharp), for pet and owner photos': () => Promise.reject(new Error('Could not load the "sharp" module using the linux-x64 runtime')),
+      'PDF and QR code libraries (pdfkit, qrcode), for pet cards': async () => {
+        loaded = true;
+      },
+    });
+    expect(loaded).toBe(true);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 50,
+      msg: 'Could not load the image library (sharp), for pet and owner photos: they will fail until it is reinstalled (npm ci)',
+      err: { message: 'Could not load the "sharp" module using the linux-x64 runtime' },
+    });
+  });
+});
