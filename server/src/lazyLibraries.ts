@@ -3,8 +3,9 @@ import { loadSharp } from './adapters/storage/images.js';
 import { loadCardLibraries } from './modules/pets/card.js';
 
 /**
- * How long after the portal first answers it loads the libraries a start leaves out: its first
- * answers (a restart under load) do not wait behind them.
+ * How long after the portal first answers it loads the libraries a start leaves out: a restart's first
+ * answers do not wait behind them (loading them takes about half a second of CPU, once, and holds the
+ * event loop up to an eighth of a second at a time).
  */
 export const PRELOAD_AFTER_MS = 2000;
 

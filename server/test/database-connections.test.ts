@@ -48,10 +48,14 @@ describe.runIf(process.env.TEST_DB === 'postgres')('connections to a PostgreSQL 
         await queryRows(tx, sql`select 3`);
         await queryRows(tx, sql`do $$ begin perform pg_notify('counters_probe', 'in a transaction'); end $$`);
       });
-      await subscription.caughtUp();
+      const catchingUpAgain = subscription.caughtUp();
+      expect(catchingUpAgain).toBeInstanceOf(Promise);
+      await catchingUpAgain;
       expect(heard).toEqual(['written', 'in a transaction']);
       const [counted] = await queryRows<{ statement_timeout: string }>(database.counters, sql`show statement_timeout`);
       expect(counted!.statement_timeout).toBe('1234ms');
+      // A write on the rate limits' connections is not waited for either.
+      await queryRows(database.counters, sql`do $$ begin perform 1; end $$`);
       expect(subscription.caughtUp()).toBeUndefined();
     } finally {
       await database.close();

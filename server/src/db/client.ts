@@ -17,6 +17,7 @@ export interface Subscription {
   /**
    * Resolves once every notification of a write this process made so far has been heard (nothing to
    * wait for: undefined). A server's notifications come on another connection, a moment after the commit.
+   * Another instance's writes are heard as they come: a read here may see one a moment before it is.
    */
   caughtUp(): Promise<void> | undefined;
   close(): Promise<void>;

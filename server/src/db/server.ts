@@ -48,7 +48,7 @@ export async function openServerDatabase(options: DatabaseOptions & { url: strin
   };
   const pool = poolOf(10);
   // The rate limits' counting, on connections of its own: the public answers wait to hear of every
-  // statement the main pool ran (`listen`), and a count changes nothing they keep.
+  // write the main pool ran (`listen`), and a count changes nothing they keep.
   const countersPool = poolOf(2);
   const db = drizzlePg({ client: pool, schema });
   const subscriptions = new Set<Subscription>();
