@@ -1,6 +1,9 @@
+import { createRequire } from 'node:module';
+import { messages } from '@petreg/contract';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { lazyLibraries, preloadLibraries } from '../src/lazyLibraries.js';
+import { call, createTestApp } from './helpers.js';
 
 /** What a logger was told, line by line. */
 function recordingLog() {
@@ -33,5 +36,19 @@ describe.runIf(process.env.TEST_DB === 'pglite')('the libraries a start leaves o
       msg: 'Could not load the image library (sharp), for pet and owner photos: they will fail until it is reinstalled (npm ci)',
       err: { message: 'Could not load the "sharp" module using the linux-x64 runtime' },
     });
+  });
+
+  it("never loads Fastify's own JSON Schema compilers (ajv, fast-json-stringify): every route's schema is zod's", async () => {
+    const ctx = await createTestApp();
+    try {
+      const refused = await call(ctx.app, 'GET', 'utilities/microchip-lookup?id=12ab');
+      expect(refused).toMatchObject({ status: 400, body: { errors: [messages.lookupLength] } });
+      const loaded = Object.keys(createRequire(import.meta.url).cache);
+      // (Fastify's own error serialiser, built ahead of time, needs fast-json-stringify's small runtime only.)
+      const compilers = /[/\\]node_modules[/\\](ajv[/\\]|@fastify[/\\](ajv-compiler|fast-json-stringify-compiler)[/\\]|fast-json-stringify[/\\]index\.js)/;
+      expect(loaded.filter((file) => compilers.test(file))).toEqual([]);
+    } finally {
+      await ctx.close();
+    }
   });
 });

@@ -9,6 +9,13 @@ import { handle, type Database, type DatabaseHandle, type DatabaseOptions } from
 import { lockDataDir } from './dataDirLock.js';
 import * as schema from './schema.js';
 
+/**
+ * The embedded database's page cache. PostgreSQL's default (128MB) is zeroed at every start in the
+ * WebAssembly build, 0.6 s of a 4 s restart on a slow machine; a page not in it is read from the data
+ * folder through the operating system's own cache, which holds what a registry on one machine reads.
+ */
+const EMBEDDED_SHARED_BUFFERS = '32MB';
+
 /** PGlite, in this process, stored in `dataDir` or in memory (see `openDatabase`). */
 export async function openEmbeddedDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   const releaseDataDir = options.dataDir ? await lockDataDir(options.dataDir) : async () => {};
@@ -17,6 +24,7 @@ export async function openEmbeddedDatabase(options: DatabaseOptions): Promise<Da
     const client = await PGlite.create(options.dataDir ?? undefined, {
       extensions: { cube, earthdistance, pg_trgm },
       loadDataDir: options.snapshot,
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
     });
     takeTurnsWithRequests(client);
     const db = drizzlePglite({ client, schema });
