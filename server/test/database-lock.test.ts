@@ -22,7 +22,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the embedded database folde
       `The embedded database in ${join(dataDir, 'db')} is in use by another process (is the portal running?). Stop it first, or use DATABASE_URL.`,
     );
     expect(await first.ping()).toBe(true);
-    // Its page cache is zeroed at every start: PostgreSQL's default (128MB) was 0.6 s of a restart.
+    // Its page cache is zeroed at every start: PostgreSQL's default (128MB) was a third of a second of a restart.
     expect(await first.db.execute(sql`show shared_buffers`)).toMatchObject({ rows: [{ shared_buffers: '32MB' }] });
     await first.close();
     const second = await openDatabase({ dataDir: join(dataDir, 'db') });

@@ -11,8 +11,8 @@ import * as schema from './schema.js';
 
 /**
  * The embedded database's page cache. PostgreSQL's default (128MB) is zeroed at every start in the
- * WebAssembly build, 0.6 s of a 4 s restart on a slow machine; a page not in it is read from the data
- * folder through the operating system's own cache, which holds what a registry on one machine reads.
+ * WebAssembly build, about a third of a second of a 4 s restart on a slow machine; a page not in it is
+ * read from the data folder, through the operating system's own cache.
  */
 const EMBEDDED_SHARED_BUFFERS = '32MB';
 
