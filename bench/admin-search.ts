@@ -7,10 +7,10 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { matchCountLimit } from '@petreg/contract';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { queryRows, type DatabaseHandle } from '../server/src/db/client.js';
 import { seedStaticData } from '../server/src/db/seed.js';
-import { createAdminSearch, userSearchStatement } from '../server/src/modules/admin/search.js';
+import { createAdminSearch, searchedThroughIndexes, userSearchStatement } from '../server/src/modules/admin/search.js';
 import { onEachDatabase } from './directory.js';
 import { indexesUsed, ownersOf, seedRegistry } from './registry.js';
 
@@ -51,23 +51,24 @@ async function measure(label: string, database: DatabaseHandle) {
   ];
   const chipQuery = (i: number) => sql`select c.id, c.pet_id from chips c join pets p on p.id = c.pet_id where c.chip_id = ${sample(i).chip_id}
     order by c.removed_at is not null, p.deleted_at is not null, c.created_at desc limit 1`;
-  const cases: { name: string; target: number; run: (i: number) => Promise<number>; statement: (i: number) => SQL }[] = [
+  // Each case's plan, as the search runs it (the user search with sequential scans off for a term with a trigram).
+  const cases: { name: string; target: number; run: (i: number) => Promise<number>; indexes: () => Promise<string> }[] = [
     {
       name: 'chip',
       target: TARGETS_MS.chip,
       run: async (i) => ((await search.petByMicrochip({ chip: sample(i).chip_id })).petId ? 1 : 0),
-      statement: chipQuery,
+      indexes: () => indexesUsed(database.db, chipQuery(0)),
     },
     ...terms.map(([name, term]) => ({
       name,
       target: TARGETS_MS.other,
       run: async (i: number) => (await search.users({ searchTerm: term(i), pageNumber: 1 })).total,
-      statement: (i: number) => userSearchStatement({ searchTerm: term(i), pageNumber: 1 }),
+      indexes: () => searchedThroughIndexes(database.db, term(0), (db) => indexesUsed(db, userSearchStatement({ searchTerm: term(0), pageNumber: 1 }))),
     })),
   ];
 
   let met = true;
-  for (const { name, target, run, statement } of cases) {
+  for (const { name, target, run, indexes } of cases) {
     for (let i = 0; i < 10; i++) await run(i);
     const times: number[] = [];
     let found = 0;
@@ -80,7 +81,7 @@ async function measure(label: string, database: DatabaseHandle) {
     const [p50, p95] = [50, 95].map((p) => percentile(times, p));
     met &&= p95! < target;
     console.log(
-      `  ${name.padEnd(22)} p50 ${p50!.toFixed(2)} ms, p95 ${p95!.toFixed(2)} ms (target p95 < ${target} ms${p95! < target ? '' : ': NOT met'}); ${(found / RUNS).toFixed(1)} matches a search (counted up to ${matchCountLimit}); indexes: ${await indexesUsed(database, statement(0))}`,
+      `  ${name.padEnd(22)} p50 ${p50!.toFixed(2)} ms, p95 ${p95!.toFixed(2)} ms (target p95 < ${target} ms${p95! < target ? '' : ': NOT met'}); ${(found / RUNS).toFixed(1)} matches a search (counted up to ${matchCountLimit}); indexes: ${await indexes()}`,
     );
   }
   console.log(`  targets ${met ? 'met' : 'NOT met'} (${RUNS} runs each; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores)`);

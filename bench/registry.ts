@@ -1,7 +1,7 @@
 // The benchmarks' registry of pets and owners: names drawn from common US first and last names,
 // e-mails, phones stored several ways, chips; loaded in a few statements and indexed after.
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type DatabaseHandle } from '../server/src/db/client.js';
+import { queryRows, type Database, type DatabaseHandle, type Transaction } from '../server/src/db/client.js';
 
 /** Seven owners for every ten pets: most have one pet, some two or three. */
 export const ownersOf = (pets: number) => Math.ceil(pets * 0.7);
@@ -85,8 +85,8 @@ async function insertRegistry(database: DatabaseHandle, pets: number) {
 }
 
 /** The indexes a statement's plan reads, from EXPLAIN: proof that each search is served by its index. */
-export async function indexesUsed(database: DatabaseHandle, statement: SQL): Promise<string> {
-  const plan = await queryRows<{ 'QUERY PLAN': string }>(database.db, sql`explain ${statement}`);
+export async function indexesUsed(db: Database | Transaction, statement: SQL): Promise<string> {
+  const plan = await queryRows<{ 'QUERY PLAN': string }>(db, sql`explain ${statement}`);
   const names = new Set(plan.flatMap((line) => [...line['QUERY PLAN'].matchAll(/(?:Index|Index Only) Scan(?: Backward)? using (\w+)|Bitmap Index Scan on (\w+)/g)].map((m) => m[1] ?? m[2]!)));
   return names.size ? [...names].join(', ') : 'no index';
 }

@@ -11,7 +11,9 @@ import {
 import { eq, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows, type Database, type Transaction } from '../src/db/client.js';
 import { chips, payments, pets, users } from '../src/db/schema.js';
+import { searchedThroughIndexes, userSearchStatement } from '../src/modules/admin/search.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { call, createTestApp, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
 
@@ -268,6 +270,22 @@ describe('POST Users/SearchUsersByAdmin', () => {
     expect(capped.rows).toHaveLength(adminUserSearchPageSize);
     await ctx.database.db.delete(pets).where(sql`${pets.id} = (select max(id) from ${pets} where name = ${petName})`);
     expect((await searchUsers(petName)).body.result).toMatchObject({ total: matchCountLimit, totalCapped: false });
+  });
+
+  it('reads the accounts a name matches through the trigram indexes, never every account', async () => {
+    const lastName = word();
+    await ownerWithPet({ lastName });
+    const scansEveryAccount = async (reader: Database | Transaction) => {
+      const plan = await queryRows<{ 'QUERY PLAN': string }>(reader, sql`explain ${userSearchStatement({ searchTerm: lastName, pageNumber: 1 })}`);
+      return plan.some((line) => /Seq Scan on users\b/.test(line['QUERY PLAN']));
+    };
+    // Left to itself the planner reads every account of a registry this small: the check can fail.
+    expect(await scansEveryAccount(ctx.database.db)).toBe(true);
+    expect(await searchedThroughIndexes(ctx.database.db, lastName, scansEveryAccount)).toBe(false);
+    expect((await searchUsers(lastName)).body.result!.rows).toHaveLength(1);
+    // Two letters have no trigram to look up: they are searched as before, and found.
+    const { user } = await ownerWithPet({ firstName: 'Qx' });
+    expect((await searchUsers('qX')).body.result!.rows.map((row) => row.userId)).toContain(user.id);
   });
 
   it('answers an empty list when nothing matches', async () => {
