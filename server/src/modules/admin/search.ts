@@ -11,7 +11,7 @@ import {
 } from '@petreg/contract';
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import { queryRows, type Database, type Transaction } from '../../db/client.js';
+import { queryRows, type Database, type DatabaseHandle, type Transaction } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
 import { countedMatches, matchCount } from '../../db/matchCount.js';
 import { chips, nationalPhoneDigits, ownerFullName, payments, pets, plans, states, users } from '../../db/schema.js';
@@ -24,12 +24,18 @@ const phoneLike = /^[\d\s()+.-]+$/;
 /** A complete e-mail address, not part of one. */
 const wholeEmail = /^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i;
 
-/** What a search term matches: a condition on `users`, and for plain text one on `pets` too; whether they are part-of-text matches (trigram indexes). */
+/** What a search term matches: a condition on `users`, and for plain text one on `pets` too; whether the trigram indexes look it up. */
 interface AccountMatch {
   owner: SQL;
   petName: SQL | null;
   byTrigrams: boolean;
 }
+
+/**
+ * Three letters or digits in a row: a trigram worth looking up. A shorter word gives pg_trgm only
+ * trigrams padded with spaces, which most of the index holds.
+ */
+const hasTrigram = /[\p{L}\p{N}]{3}/u;
 
 /**
  * Each condition is written so its index serves it (migration admin_search): a phone typed any way is
@@ -50,11 +56,11 @@ function accountMatch(term: string): AccountMatch {
   // every address (@ex, .co) would make the trigram index read most of its entries.
   if (wholeEmail.test(term)) return { owner: sql`lower(${users.email}) = ${term.toLowerCase()}`, petName: null, byTrigrams: false };
   const pattern = containsPattern(term);
-  if (term.includes('@')) return { owner: sql`${users.email} ilike ${pattern}`, petName: null, byTrigrams: true };
+  if (term.includes('@')) return { owner: sql`${users.email} ilike ${pattern}`, petName: null, byTrigrams: hasTrigram.test(term) };
   return {
     owner: sql`(${ownerFullName(users.firstName, users.lastName)} ilike ${pattern} or ${users.email} ilike ${pattern})`,
     petName: sql`${pets.name} ilike ${pattern}`,
-    byTrigrams: true,
+    byTrigrams: hasTrigram.test(term),
   };
 }
 
@@ -73,8 +79,7 @@ function everyPetOf(owners: SQL): SQL {
  * pets) the newest owners are found by reading the accounts newest first until enough match. The
  * total is counted up to matchCountLimit, in the same statement.
  */
-export function userSearchStatement({ searchTerm, pageNumber }: z.output<typeof adminUserSearchSchema>): SQL {
-  const { owner, petName } = accountMatch(searchTerm);
+function userSearchStatement({ owner, petName }: AccountMatch, pageNumber: number): SQL {
   const offset = (pageNumber - 1) * adminUserSearchPageSize;
   const reach = offset + adminUserSearchPageSize;
   const ownerRows = everyPetOf(sql`select ${users.id} from ${users} where ${owner} order by ${users.id} desc limit ${reach}`);
@@ -106,23 +111,36 @@ export function userSearchStatement({ searchTerm, pageNumber }: z.output<typeof 
     order by page.user_id desc, page.pet_id nulls first`;
 }
 
-/** Three letters or digits in a row: what a trigram index can look up (pg_trgm splits words at anything else). */
-const hasTrigram = /[\p{L}\p{N}]{3}/u;
+/** The database the administrators' search reads, and which kind it is (see readUserSearch). */
+export interface SearchedDatabase {
+  db: Database;
+  kind: DatabaseHandle['kind'];
+}
 
 /**
- * Runs `read` for the search term, with sequential scans off when the term is matched as part of a
- * text through the trigram indexes. The count reads matching owners until it has enough, and the
- * planner guesses 3% of owners match `ILIKE '%name%'` where 0.5% do: that puts reading every account
- * within a few percent of going through the index, and which one a name got changed from name to
- * name. In a million pets on PGlite a last name's p95 was 102 to 237 ms (0.5 s at worst, 109,000
- * accounts read), and 51 to 63 ms with them off. A term shorter than a trigram has no index to use;
- * a phone or a whole address has one the planner always takes.
+ * Runs `read` on the user search's statement; on the embedded database, with sequential scans off when
+ * the trigram indexes look the term up. The count reads matching owners until it has enough, and the
+ * planner guesses 3% of owners match `ILIKE '%name%'` where 0.5% do: that puts reading the accounts in
+ * turn until enough match within a few percent of going through the index, and which one a name got
+ * changed from one seeded registry to the next. PGlite reads each page its 32MB cache does not hold
+ * from the data folder (some 100 µs a page): in a million pets a last name's p95 was 102 to 251 ms
+ * (0.4 to 0.5 s at worst, 109,000 accounts read), and 49 to 63 ms with them off; a part of a quarter of
+ * the addresses ("mail.example") goes the other way, 18 to 117 ms, as the index lists every match
+ * first. A server holds those pages in memory: there the planner's choice was the faster (last name
+ * 22 ms, that part of an address 8.5) and is left alone. The setting holds for this transaction only;
+ * the statement is unnamed, so no plan made under it is kept.
  */
-export function searchedThroughIndexes<T>(db: Database, searchTerm: string, read: (db: Database | Transaction) => Promise<T>): Promise<T> {
-  if (!accountMatch(searchTerm).byTrigrams || !hasTrigram.test(searchTerm)) return read(db);
+export function readUserSearch<T>(
+  { db, kind }: SearchedDatabase,
+  { searchTerm, pageNumber }: z.output<typeof adminUserSearchSchema>,
+  read: (reader: Database | Transaction, statement: SQL) => Promise<T>,
+): Promise<T> {
+  const match = accountMatch(searchTerm);
+  const statement = userSearchStatement(match, pageNumber);
+  if (kind !== 'pglite' || !match.byTrigrams) return read(db, statement);
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local enable_seqscan = off`);
-    return read(tx);
+    return read(tx, statement);
   });
 }
 
@@ -141,8 +159,8 @@ interface UserRowRecord {
 }
 
 /** The administrators' three searches: a pet by chip, accounts by name, pet, phone or e-mail, card payments by last 4 digits. */
-export function createAdminSearch(deps: { db: Database }) {
-  const { db } = deps;
+export function createAdminSearch(database: SearchedDatabase) {
+  const { db } = database;
 
   return {
     /**
@@ -163,7 +181,7 @@ export function createAdminSearch(deps: { db: Database }) {
 
     /** POST Users/SearchUsersByAdmin: the newest accounts first, each owner's pets in the order they were added; removed pets marked. */
     async users({ searchTerm, pageNumber }: z.output<typeof adminUserSearchSchema>): Promise<AdminUserSearchPage> {
-      const rows = await searchedThroughIndexes(db, searchTerm, (reader) => queryRows<UserRowRecord>(reader, userSearchStatement({ searchTerm, pageNumber })));
+      const rows = await readUserSearch(database, { searchTerm, pageNumber }, (reader, statement) => queryRows<UserRowRecord>(reader, statement));
       return {
         rows: rows.flatMap((row) =>
           row.user_id === null
