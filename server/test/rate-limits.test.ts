@@ -111,11 +111,16 @@ describe('the rate-limit store on the database', () => {
     const [held] = await ctx.database.db.select({ key: rateLimitCounters.key }).from(rateLimitCounters).where(lt(rateLimitCounters.expiresAt, later)).limit(1);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holdsTheRow = new Promise<void>((resolve) => (locked = resolve));
     const holding = ctx.database.db.transaction(async (tx) => {
       await tx.select().from(rateLimitCounters).where(sql`${rateLimitCounters.key} = ${held!.key}`).for('update');
+      locked();
       await released;
     });
     try {
+      // The sweep starts only once the row is held: on a busy machine it could otherwise run first and find nothing held.
+      await Promise.race([holdsTheRow, holding]);
       await sweepRateLimitCounters(ctx.database.db, later);
       const left = await ctx.database.db.select({ key: rateLimitCounters.key }).from(rateLimitCounters).where(lt(rateLimitCounters.expiresAt, later));
       expect(left.map(({ key }) => key)).toEqual([held!.key]);
