@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mailLogPageSize, matchCountLimit, messages, type AuthResult, type MailLogEntry, type MailLogMessage, type MailLogPage } from '@petreg/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertEmails, auditLog, mailOutbox } from '../src/db/schema.js';
+import { alertEmails, auditLog, mailOutbox, sites } from '../src/db/schema.js';
 import { createMailer } from '../src/adapters/mail/index.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { accountForInvitee } from '../src/modules/users/invitations.js';
@@ -66,6 +66,24 @@ describe('the mail log', () => {
     expect(everything.total).toBeGreaterThanOrEqual(2);
     const times = everything.items.map((mail) => mail.createdAt);
     expect(times).toEqual([...times].sort().reverse());
+  });
+
+  it("finds an alert's thank-you notes by part of the address, and the e-mails an address got before its site changed it", async () => {
+    const { clinic, owner } = await paidAlert();
+    await db().update(alertEmails).set({ status: 'delivered', deliveredAt: new Date() }).where(eq(alertEmails.recipient, clinic.email!));
+    expect((await call(ctx.app, 'PUT', `pet/mark-as-found/${owner.pet.id}`, { token: owner.token })).status).toBe(200);
+    await db().update(sites).set({ email: `moved-${clinic.email}` }).where(eq(sites.id, clinic.id));
+    const again = await kit.ownerWithLostPet();
+    await kit.sendAndPay(again.token, again.pet.id);
+
+    const part = clinic.email!.slice(3, 15);
+    const found = (await list(part)).body.result!.items.filter((mail) => mail.queue === 'alert');
+    expect(found.map((mail) => [mail.recipient, mail.kind])).toEqual([
+      [`moved-${clinic.email}`, 'alert'],
+      [clinic.email, 'found'],
+      [clinic.email, 'alert'],
+    ]);
+    expect((await list(`moved-${clinic.email}`)).body.result!.items.map((mail) => mail.recipient)).toEqual([`moved-${clinic.email}`]);
   });
 
   it('pages through the log and treats % and _ in a search as themselves', async () => {

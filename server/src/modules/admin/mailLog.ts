@@ -10,12 +10,12 @@ import {
   type MailStatus,
   type TextKind,
 } from '@petreg/contract';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { recordAudit } from '../../db/audit.js';
 import { queryRows, type Database } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
 import { countedMatches, matchCount } from '../../db/matchCount.js';
-import { alertEmails, mailOutbox, textOutbox } from '../../db/schema.js';
+import { alertEmails, alertRecipientAddresses, mailOutbox, textOutbox } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
 import { noteBouncedEmail } from '../contacts/deliveryFailures.js';
@@ -51,20 +51,35 @@ interface LoggedMail {
   replyToken: string | null;
 }
 
+/** Digits enough to be part of a phone number: the query then also matches texts' numbers typed any way ("(314) 555-01"). */
+const PHONE_DIGITS_MIN = 4;
+
 /**
- * The three queues as one list. The mail outbox keeps each e-mail as written, the texts likewise; an
- * alert e-mail is rendered when sent (each recipient has an own pixel and unsubscribe address), so
- * the log renders it again.
+ * The three queues as one list, those whose recipient has the query in its address (or, for a text,
+ * its number's digits) when one is given. The mail outbox keeps each e-mail as written, the texts
+ * likewise; an alert e-mail is rendered when sent (each recipient has an own pixel and unsubscribe
+ * address), so the log renders it again. Alert e-mails are searched through the addresses they went
+ * to (alertRecipientAddresses), then by address.
  */
-const loggedMail = sql`
+function loggedMail(query?: string): SQL {
+  const pattern = query ? containsPattern(query) : null;
+  const digits = query?.replace(/\D/g, '') ?? '';
+  const byPhone = digits.length >= PHONE_DIGITS_MIN && /^[\d\s()+.-]+$/.test(query!) ? sql` or recipient like ${containsPattern(digits)}` : sql``;
+  const outboxMatches = pattern ? sql`where recipient ilike ${pattern}` : sql``;
+  const alertMatches = pattern
+    ? sql`where recipient in (select ${alertRecipientAddresses.address} from ${alertRecipientAddresses} where ${alertRecipientAddresses.address} ilike ${pattern})`
+    : sql``;
+  const textMatches = pattern ? sql`where (recipient ilike ${pattern}${byPhone})` : sql``;
+  return sql`
   select 'outbox' as queue, id, recipient, kind, status, null::text as delivery_status, attempts, last_error, created_at, sent_at, subject, text, null::integer as alert_id, null::uuid as token, null::text as reply_token
-    from ${mailOutbox}
+    from ${mailOutbox} ${outboxMatches}
   union all
   select 'alert', id, recipient, kind, status, null, attempts, last_error, created_at, delivered_at, null, null, alert_id, token, reply_token
-    from ${alertEmails}
+    from ${alertEmails} ${alertMatches}
   union all
   select 'text', id, recipient, kind, status, delivery_status, attempts, last_error, created_at, sent_at, null, body, null, null, null
-    from ${textOutbox}`;
+    from ${textOutbox} ${textMatches}`;
+}
 
 const queueTables = { outbox: mailOutbox, alert: alertEmails, text: textOutbox } as const;
 
@@ -73,14 +88,6 @@ const SUBJECT_OF_TEXT_MAX = 80;
 function subjectOfText(kind: TextKind, body: string) {
   const line = oneLine(hideTextCodes(kind, body));
   return line.length > SUBJECT_OF_TEXT_MAX ? `${line.slice(0, SUBJECT_OF_TEXT_MAX - 1)}…` : line;
-}
-
-/** Digits enough to be part of a phone number: the query then also matches texts' numbers typed any way ("(314) 555-01"). */
-const PHONE_DIGITS_MIN = 4;
-function recipientMatches(query: string) {
-  const digits = query.replace(/\D/g, '');
-  const byPhone = digits.length >= PHONE_DIGITS_MIN && /^[\d\s()+.-]+$/.test(query) ? sql` or (queue = 'text' and recipient like ${containsPattern(digits)})` : sql``;
-  return sql`where (recipient ilike ${containsPattern(query)}${byPhone})`;
 }
 
 interface LoggedMailRow {
@@ -161,7 +168,7 @@ export function createMailLog({ db, alertMail, forget }: MailLogDeps) {
   }
 
   async function find(queue: MailQueue, id: number): Promise<LoggedMail> {
-    const [row] = await queryRows<LoggedMailRow>(db, sql`select * from (${loggedMail}) mail where queue = ${queue} and id = ${id}`);
+    const [row] = await queryRows<LoggedMailRow>(db, sql`select * from (${loggedMail()}) mail where queue = ${queue} and id = ${id}`);
     if (!row) throw notFound(messages.mailNotFound);
     return fromRow(row);
   }
@@ -169,11 +176,11 @@ export function createMailLog({ db, alertMail, forget }: MailLogDeps) {
   return {
     /** GET admin/mail: newest first, a page at a time; the query matches part of the recipient's address or number. */
     async list(query: { query?: string; page: number }): Promise<MailLogPage> {
-      const where = query.query ? recipientMatches(query.query) : sql``;
-      const [counted] = await queryRows<{ total: number }>(db, matchCount(sql`select 1 from (${loggedMail}) mail ${where}`));
+      const matching = loggedMail(query.query);
+      const [counted] = await queryRows<{ total: number }>(db, matchCount(sql`select 1 from (${matching}) mail`));
       const rows = await queryRows<LoggedMailRow>(
         db,
-        sql`select * from (${loggedMail}) mail ${where} order by created_at desc, queue, id desc
+        sql`select * from (${matching}) mail order by created_at desc, queue, id desc
           limit ${mailLogPageSize} offset ${(query.page - 1) * mailLogPageSize}`,
       );
       const mails = rows.map(fromRow);

@@ -1,7 +1,7 @@
 import { limits } from '@petreg/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database, type Transaction } from '../../db/client.js';
-import { alertDailyCounts, alertEmails, alertPreferences, emailUnsubscribes, pets, sitePets, sites } from '../../db/schema.js';
+import { alertDailyCounts, alertEmails, alertPreferences, alertRecipientAddresses, emailUnsubscribes, pets, sitePets, sites } from '../../db/schema.js';
 import { METERS_PER_MILE, sitesWithin } from '../../geography.js';
 import { localDateSql } from './localTime.js';
 
@@ -61,7 +61,8 @@ export async function countAlertRecipients(db: Database, petId: number, centre: 
  * is written only when its count of the day goes up under the cap: the upsert locks the day's count,
  * so alerts fanned out at once (two workers, two owners) wait for each other and never pass the cap
  * together. The unique (alert, kind, recipient) key makes a second run add nothing, and count
- * nothing. Answers how many rows it wrote.
+ * nothing. Each address written is kept in alertRecipientAddresses (the thank-you notes and reminders
+ * go to addresses an alert row already has). Answers how many rows it wrote.
  */
 export async function writeAlertRecipients(tx: Transaction, alert: { id: number; petId: number }, centre: Centre, now: Date): Promise<number> {
   const [row] = await queryRows<{ written: number }>(
@@ -84,7 +85,13 @@ export async function writeAlertRecipients(tx: Transaction, alert: { id: number;
       select ${alert.id}::integer, 'alert', site_id, recipient from chosen
         where daily_cap is null or recipient in (select email from counted)
       on conflict do nothing
-      returning 1
+      returning recipient
+    ),
+    addressed as (
+      -- In address order, as the daily counts: two fan-outs adding the same new addresses wait for each other, never deadlock.
+      insert into ${alertRecipientAddresses} (address)
+      select recipient from written order by recipient
+      on conflict do nothing
     )
     select count(*)::integer as written from written`,
   );
