@@ -1,52 +1,11 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { admin } from '../playwright.config';
-import { createOwner, expect, mailsTo, lastMailTo, signIn, test, uniqueEmail } from './fixtures';
+import { addClinic, expect, lastMailTo, lostPetAlert, mailsTo, signIn, test } from './fixtures';
 
 /** A screenshot among the test's outputs, for a person to look at. */
 const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 
 const ZIP = '80202';
-
-/** A 20×20 PNG, the photo an alert needs. */
-const photo =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABQAAAAUCAIAAAAC64paAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAIElEQVQ4jWM40OBANmIY1ewwGmAOo4nEYTRjOAxcYQAA0I5YHz5UGBcAAAAASUVORK5CYII=';
-
-/** A clinic the administrator adds through the API, taking alerts, in downtown Denver. */
-async function addClinic(request: APIRequestContext, adminToken: string, name: string) {
-  const email = uniqueEmail('clinic');
-  const created = await request.post('/api/v2/admin/sites', {
-    headers: { authorization: `Bearer ${adminToken}` },
-    data: { name, kind: 'Veterinary Care', email, zipCode: ZIP, receivesAlerts: true, isActive: true },
-  });
-  expect(created.status(), await created.text()).toBe(200);
-  return { name, email };
-}
-
-/** An owner's lost pet of the species, alerted about near the clinics and paid on the portal's checkout, as the alert form does. */
-async function lostPetAlert(request: APIRequestContext, speciesName: string, petName: string) {
-  const owner = await createOwner(request, 'Morgan');
-  const headers = { authorization: `Bearer ${owner.token}` };
-  const data = (await (await request.get('/api/v2/utilities/static-data')).json()).result;
-  const speciesId: number = data.species.find((s: { name: string }) => s.name === speciesName).id;
-  const breed = (await (await request.get(`/api/v2/utilities/breeds-by-species/${speciesId}`)).json()).result[0];
-  const created = await request.post('/api/v2/Pet/create-pet', { headers, data: { name: petName, speciesId, chipId: '', confirmChip: '', chipTypeId: null } });
-  expect(created.status(), await created.text()).toBe(200);
-  const petId: number = (await created.json()).result.pet.id;
-  const profile = { id: petId, name: petName, speciesId, breeds: [breed], sex: 1, dob: '2020-05-01', image: photo, chipId: '', confirmChip: '', chipTypeId: null };
-  const saved = await request.put('/api/v2/Pet/pet-profile', { headers, data: profile });
-  expect(saved.status(), await saved.text()).toBe(200);
-  const sent = await request.post('/api/v2/petalert/send-mail-from-pet-alert', {
-    headers,
-    data: { name: petName, petId, missingDate: new Date(Date.now() - 3600_000).toISOString(), zipCode: ZIP, incidentDescription: 'Gone from the yard.', status: 'NEW' },
-  });
-  expect(sent.status(), await sent.text()).toBe(200);
-  const sessionId = (await sent.json()).result.location.split('/checkout/')[1];
-  const paid = await request.post(`/api/v2/checkout/local/${sessionId}/pay`, {
-    headers,
-    data: { name: 'Morgan Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' },
-  });
-  expect(paid.status(), await paid.text()).toBe(200);
-}
 
 test.describe('[ALERTS][PREFERENCES]', () => {
   test('a clinic narrows its alerts from the link in an alert e-mail, on a phone, and the next alerts honour them; the administrator sees them', async ({
@@ -58,10 +17,10 @@ test.describe('[ALERTS][PREFERENCES]', () => {
     const login = await request.post('/api/v2/Users/login', { data: admin });
     const adminToken: string = (await login.json()).result.token;
     const tag = `Aspen${Date.now()}`;
-    const clinic = await addClinic(request, adminToken, `${tag} Cat Clinic`);
-    const control = await addClinic(request, adminToken, `${tag} Any Pet Clinic`);
+    const clinic = await addClinic(request, adminToken, ZIP, `${tag} Cat Clinic`);
+    const control = await addClinic(request, adminToken, ZIP, `${tag} Any Pet Clinic`);
 
-    await lostPetAlert(request, 'Dog', 'Rusty');
+    await lostPetAlert(request, ZIP, 'Dog', 'Rusty');
     const first = await lastMailTo(clinic.email, 'Lost dog: Rusty, last seen near Denver, CO 80202');
     const link = /Choose which alerts you receive: (\S+)/.exec(first.text!)![1]!;
     expect(String(first.html)).toContain(`href="${link}"`);
@@ -102,9 +61,9 @@ test.describe('[ALERTS][PREFERENCES]', () => {
     await shot(page, 'preferences-desktop');
 
     // The next dog alert reaches the other clinic only; a cat alert after it reaches both.
-    await lostPetAlert(request, 'Dog', 'Bruno');
+    await lostPetAlert(request, ZIP, 'Dog', 'Bruno');
     await lastMailTo(control.email, 'Lost dog: Bruno, last seen near Denver, CO 80202');
-    await lostPetAlert(request, 'Cat', 'Mittens');
+    await lostPetAlert(request, ZIP, 'Cat', 'Mittens');
     await lastMailTo(clinic.email, 'Lost cat: Mittens, last seen near Denver, CO 80202');
     await lastMailTo(control.email, 'Lost cat: Mittens, last seen near Denver, CO 80202');
     expect((await mailsTo(clinic.email)).map((m) => m.subject)).toEqual([

@@ -145,6 +145,47 @@ async function writtenMails() {
   return Promise.all(files.map((f) => simpleParser(readFileSync(join(dir, f)))));
 }
 
+/** A 20×20 PNG, the photo an alert needs. */
+const alertPhoto =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABQAAAAUCAIAAAAC64paAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAIElEQVQ4jWM40OBANmIY1ewwGmAOo4nEYTRjOAxcYQAA0I5YHz5UGBcAAAAASUVORK5CYII=';
+
+/** A clinic the administrator adds through the API, taking alerts, at the ZIP. */
+export async function addClinic(request: APIRequestContext, adminToken: string, zipCode: string, name: string) {
+  const email = uniqueEmail('clinic');
+  const created = await request.post('/api/v2/admin/sites', {
+    headers: { authorization: `Bearer ${adminToken}` },
+    data: { name, kind: 'Veterinary Care', email, zipCode, receivesAlerts: true, isActive: true },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  return { name, email };
+}
+
+/** An owner's lost pet of the species, alerted about from the ZIP and paid on the portal's checkout, as the alert form does. */
+export async function lostPetAlert(request: APIRequestContext, zipCode: string, speciesName: string, petName: string) {
+  const owner = await createOwner(request, 'Morgan');
+  const headers = { authorization: `Bearer ${owner.token}` };
+  const data = (await (await request.get('/api/v2/utilities/static-data')).json()).result;
+  const speciesId: number = data.species.find((s: { name: string }) => s.name === speciesName).id;
+  const breed = (await (await request.get(`/api/v2/utilities/breeds-by-species/${speciesId}`)).json()).result[0];
+  const created = await request.post('/api/v2/Pet/create-pet', { headers, data: { name: petName, speciesId, chipId: '', confirmChip: '', chipTypeId: null } });
+  expect(created.status(), await created.text()).toBe(200);
+  const petId: number = (await created.json()).result.pet.id;
+  const profile = { id: petId, name: petName, speciesId, breeds: [breed], sex: 1, dob: '2020-05-01', image: alertPhoto, chipId: '', confirmChip: '', chipTypeId: null };
+  const saved = await request.put('/api/v2/Pet/pet-profile', { headers, data: profile });
+  expect(saved.status(), await saved.text()).toBe(200);
+  const sent = await request.post('/api/v2/petalert/send-mail-from-pet-alert', {
+    headers,
+    data: { name: petName, petId, missingDate: new Date(Date.now() - 3600_000).toISOString(), zipCode, incidentDescription: 'Gone from the yard.', status: 'NEW' },
+  });
+  expect(sent.status(), await sent.text()).toBe(200);
+  const sessionId = (await sent.json()).result.location.split('/checkout/')[1];
+  const paid = await request.post(`/api/v2/checkout/local/${sessionId}/pay`, {
+    headers,
+    data: { name: 'Morgan Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' },
+  });
+  expect(paid.status(), await paid.text()).toBe(200);
+}
+
 /** Fails a test when the page logs an unexpected console error. */
 export const test = base.extend<{ consoleErrors: string[] }>({
   consoleErrors: [
