@@ -10,13 +10,13 @@ import { and, eq, lte, not } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { createMailer } from '../server/src/adapters/mail/index.js';
 import type { DatabaseHandle } from '../server/src/db/client.js';
-import { alertEmails, petAlerts, pets, sites, users } from '../server/src/db/schema.js';
+import { alertEmails, sites } from '../server/src/db/schema.js';
 import { seedStaticData } from '../server/src/db/seed.js';
 import { findZip } from '../server/src/geography.js';
 import { sendAlert } from '../server/src/modules/alerts/dispatch.js';
 import { writeAlertRecipients } from '../server/src/modules/alerts/recipients.js';
 import { sendDueAlertEmails } from '../server/src/worker/alertEmails.js';
-import { onEachDatabase, seedSites } from './directory.js';
+import { newAlert, onEachDatabase, seedSites } from './directory.js';
 
 const TARGET_MS = 300;
 /** Dense places a pet goes missing from: Manhattan, the Chicago Loop, downtown Los Angeles. */
@@ -30,20 +30,6 @@ const settings = {
   inboundMailDomain: null,
   secret: 'bench-secret',
 };
-
-/** A lost pet with a NEW alert waiting for payment, last seen in the ZIP. */
-async function newAlert(database: DatabaseHandle, zipCode: string, n: number): Promise<{ id: number; petId: number }> {
-  const [owner] = await database.db
-    .insert(users)
-    .values({ email: `bench-owner-${n}-${Date.now()}@example.com`, firstName: 'Bench', lastName: 'Owner' })
-    .returning({ id: users.id });
-  const [pet] = await database.db.insert(pets).values({ userId: owner!.id, name: `Rex ${n}`, sex: 1, dob: '2020-01-01' }).returning({ id: pets.id });
-  const [alert] = await database.db
-    .insert(petAlerts)
-    .values({ petId: pet!.id, status: 'NEW', missingDate: new Date(), zipCode, incidentDescription: 'Slipped the leash near the park.' })
-    .returning({ id: petAlerts.id, petId: petAlerts.petId });
-  return alert!;
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 

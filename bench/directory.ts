@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '../server/src/db/client.js';
+import { petAlerts, pets, users } from '../server/src/db/schema.js';
 
 export const SITES = 100_000;
 
@@ -88,4 +89,18 @@ export async function onEachDatabase(tag: string, measure: (label: string, datab
     await admin.query(`drop database if exists ${name}`);
     await admin.end();
   }
+}
+
+/** A lost pet with a NEW alert waiting for payment, last seen in the ZIP. */
+export async function newAlert(database: DatabaseHandle, zipCode: string, n: number): Promise<{ id: number; petId: number }> {
+  const [owner] = await database.db
+    .insert(users)
+    .values({ email: `bench-owner-${n}-${Date.now()}@example.com`, firstName: 'Bench', lastName: 'Owner' })
+    .returning({ id: users.id });
+  const [pet] = await database.db.insert(pets).values({ userId: owner!.id, name: `Rex ${n}`, sex: 1, dob: '2020-01-01' }).returning({ id: pets.id });
+  const [alert] = await database.db
+    .insert(petAlerts)
+    .values({ petId: pet!.id, status: 'NEW', missingDate: new Date(), zipCode, incidentDescription: 'Slipped the leash near the park.' })
+    .returning({ id: petAlerts.id, petId: petAlerts.petId });
+  return alert!;
 }

@@ -582,8 +582,9 @@ export const alertEmails = pgTable(
 /**
  * Every address an alert e-mail was written to, once (lower-case), for the mail log's search by part of
  * the address. A trigram index on alert_emails itself cost a quarter of a fan-out's time (some 25
- * trigrams a row, thousands of rows an alert); the same few thousand professionals get every alert,
- * so this table stays small and the fan-out only looks each address up.
+ * trigrams a row, thousands of rows an alert). This table is bounded by the directory's addresses, not
+ * by the number of alerts, so a fan-out mostly only looks its addresses up. Whatever erases an address
+ * from alert_emails must erase it here too.
  */
 export const alertRecipientAddresses = pgTable(
   'alert_recipient_addresses',

@@ -61,8 +61,8 @@ export async function countAlertRecipients(db: Database, petId: number, centre: 
  * is written only when its count of the day goes up under the cap: the upsert locks the day's count,
  * so alerts fanned out at once (two workers, two owners) wait for each other and never pass the cap
  * together. The unique (alert, kind, recipient) key makes a second run add nothing, and count
- * nothing. Each address written is kept in alertRecipientAddresses (the thank-you notes and reminders
- * go to addresses an alert row already has). Answers how many rows it wrote.
+ * nothing. Each address written is kept in alertRecipientAddresses (the thank-you notes go to addresses
+ * an alert row already has). Answers how many rows it wrote.
  */
 export async function writeAlertRecipients(tx: Transaction, alert: { id: number; petId: number }, centre: Centre, now: Date): Promise<number> {
   const [row] = await queryRows<{ written: number }>(
