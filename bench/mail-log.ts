@@ -37,14 +37,17 @@ async function measure(label: string, database: DatabaseHandle) {
   const addresses = (await database.db.selectDistinct({ recipient: alertEmails.recipient }).from(alertEmails)).length;
   console.log(`\n${label}: ${mails.toLocaleString('en-US')} alert e-mails to ${addresses.toLocaleString('en-US')} addresses`);
 
-  const log = createMailLog({ db: database.db, alertMail, forget: () => {} });
+  const log = createMailLog({ database, alertMail, forget: () => {} });
   const searches = [
     ['part of one address', first!.recipient!.slice(2, 12)],
     ['a part every address holds', 'example'],
     ['no search (the newest page)', ''],
   ] as const;
   for (const [name, query] of searches) {
+    // The first search after the fan-outs gathers the addresses' statistics on PGlite (the mail log's list).
+    const firstStarted = performance.now();
     await log.list({ query, page: 1 });
+    const first = performance.now() - firstStarted;
     const times: number[] = [];
     let total = 0;
     for (let i = 0; i < RUNS; i++) {
@@ -53,7 +56,7 @@ async function measure(label: string, database: DatabaseHandle) {
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
-    console.log(`  ${name} ("${query}", ${total} counted): median ${times[Math.floor(RUNS / 2)]!.toFixed(1)} ms, worst ${times.at(-1)!.toFixed(1)} ms (${RUNS} runs)`);
+    console.log(`  ${name} ("${query}", ${total} counted): first ${first.toFixed(1)} ms, then median ${times[Math.floor(RUNS / 2)]!.toFixed(1)} ms, worst ${times.at(-1)!.toFixed(1)} ms (${RUNS} runs)`);
   }
   console.log(`  (load average ${loadavg()[0]!.toFixed(1)})`);
 }

@@ -152,7 +152,7 @@ export async function registerApi(app: FastifyInstance, deps: AppDependencies) {
       });
       await api.register(protectedRecordRoutes, { protectedRecords: createProtectedRecords({ db: database.db, accounts: users, records }) });
       await api.register(bulkUploadRoutes, { bulkUpload: createBulkPetUpload({ db: database.db, publicUrl: config.publicUrl, log: app.log }), db: database.db });
-      await api.register(mailLogRoutes, { mailLog: createMailLog({ db: database.db, alertMail: alertMailSettingsOf(config, deps.jwtSecret), forget: users.forget }) });
+      await api.register(mailLogRoutes, { mailLog: createMailLog({ database, alertMail: alertMailSettingsOf(config, deps.jwtSecret), forget: users.forget }) });
       await api.register(adminSearchRoutes, { search: createAdminSearch(database) });
       await api.register(apiKeyRoutes, { apiKeys: createApiKeyAdministration({ db: database.db, keys: apiKeyGate }) });
       // Twilio's delivery reports and replies; with the embedded texter nothing calls them.

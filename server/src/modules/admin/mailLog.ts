@@ -12,9 +12,10 @@ import {
 } from '@petreg/contract';
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { recordAudit } from '../../db/audit.js';
-import { queryRows, type Database } from '../../db/client.js';
+import { queryRows } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
 import { countedMatches, matchCount } from '../../db/matchCount.js';
+import { analyzeWhenChanged, hasTrigram, readThroughTrigrams, type SearchedDatabase } from '../../db/searchPlans.js';
 import { alertEmails, alertRecipientAddresses, mailOutbox, textOutbox } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { Session } from '../../plugins/auth.js';
@@ -24,7 +25,7 @@ import { hideTextCodes } from '../texts/outbox.js';
 import { alertMessageWriter, readAlerts, type AlertMailSettings } from '../alerts/messages.js';
 
 export interface MailLogDeps {
-  db: Database;
+  database: SearchedDatabase;
   alertMail: AlertMailSettings;
   /** Drops the cached user objects of accounts a bounce changed. */
   forget: (userId: number) => void;
@@ -131,7 +132,8 @@ function fromRow(row: LoggedMailRow): LoggedMail {
 }
 
 /** The mail log (admin-send-email): every e-mail the portal sent or will send, one opened, a failed one sent again. */
-export function createMailLog({ db, alertMail, forget }: MailLogDeps) {
+export function createMailLog({ database, alertMail, forget }: MailLogDeps) {
+  const { db } = database;
   const writeAlertMessage = alertMessageWriter(alertMail);
 
   /** Subjects and texts for the alert e-mails among `mails`, from their alerts as they are now. */
@@ -177,15 +179,22 @@ export function createMailLog({ db, alertMail, forget }: MailLogDeps) {
     /** GET admin/mail: newest first, a page at a time; the query matches part of the recipient's address or number. */
     async list(query: { query?: string; page: number }): Promise<MailLogPage> {
       const matching = loggedMail(query.query);
-      const [counted] = await queryRows<{ total: number }>(db, matchCount(sql`select 1 from (${matching}) mail`));
-      const rows = await queryRows<LoggedMailRow>(
-        db,
-        sql`select * from (${matching}) mail order by created_at desc, queue, id desc
-          limit ${mailLogPageSize} offset ${(query.page - 1) * mailLogPageSize}`,
-      );
+      // On PGlite, part of one address in 23,000 took 47 ms read through and 18 ms through the trigram
+      // index; a part every address holds ("example") 370 ms looked up address by address as the
+      // planner guessed a handful, and 190 ms planned with the addresses' statistics.
+      const { counted, rows } = await readThroughTrigrams(database, Boolean(query.query && hasTrigram.test(query.query)), async (reader) => {
+        if (query.query && database.kind === 'pglite') await analyzeWhenChanged(reader, alertRecipientAddresses);
+        const [counted] = await queryRows<{ total: number }>(reader, matchCount(sql`select 1 from (${matching}) mail`));
+        const rows = await queryRows<LoggedMailRow>(
+          reader,
+          sql`select * from (${matching}) mail order by created_at desc, queue, id desc
+            limit ${mailLogPageSize} offset ${(query.page - 1) * mailLogPageSize}`,
+        );
+        return { counted: counted!, rows };
+      });
       const mails = rows.map(fromRow);
       const written = await rendered(mails);
-      return { items: mails.map((mail) => entryOf(mail, written.get(mail)!.subject)), ...countedMatches(counted!.total) };
+      return { items: mails.map((mail) => entryOf(mail, written.get(mail)!.subject)), ...countedMatches(counted.total) };
     },
 
     /**

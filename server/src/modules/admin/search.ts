@@ -11,9 +11,10 @@ import {
 } from '@petreg/contract';
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import { queryRows, type Database, type DatabaseHandle, type Transaction } from '../../db/client.js';
+import { queryRows, type Database, type Transaction } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
 import { countedMatches, matchCount } from '../../db/matchCount.js';
+import { hasTrigram, readThroughTrigrams, type SearchedDatabase } from '../../db/searchPlans.js';
 import { chips, nationalPhoneDigits, ownerFullName, payments, pets, plans, states, users } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 
@@ -30,12 +31,6 @@ interface AccountMatch {
   petName: SQL | null;
   byTrigrams: boolean;
 }
-
-/**
- * Three letters or digits in a row: a trigram worth looking up. A shorter word gives pg_trgm only
- * trigrams padded with spaces, which most of the index holds.
- */
-const hasTrigram = /[\p{L}\p{N}]{3}/u;
 
 /**
  * Each condition is written so its index serves it (migration admin_search): a phone typed any way is
@@ -111,37 +106,25 @@ function userSearchStatement({ owner, petName }: AccountMatch, pageNumber: numbe
     order by page.user_id desc, page.pet_id nulls first`;
 }
 
-/** The database the administrators' search reads, and which kind it is (see readUserSearch). */
-export interface SearchedDatabase {
-  db: Database;
-  kind: DatabaseHandle['kind'];
-}
-
 /**
- * Runs `read` on the user search's statement; on the embedded database, with sequential scans off when
- * the trigram indexes look the term up. The count reads matching owners until it has enough, and the
- * planner guesses 3% of owners match `ILIKE '%name%'` where 0.5% do: that puts reading the accounts in
- * turn until enough match within a few percent of going through the index, and which one a name got
- * changed from one seeded registry to the next. PGlite reads each page its 32MB cache does not hold
- * from the data folder (some 100 µs a page): in a million pets a last name's p95 was 102 to 251 ms
- * (0.4 to 0.5 s at worst, 109,000 accounts read), and 49 to 63 ms with them off; a part of a quarter of
- * the addresses ("mail.example") goes the other way, 18 to 117 ms, as the index lists every match
- * first. A server holds those pages in memory: there the planner's choice was the faster (last name
- * 22 ms, that part of an address 8.5) and is left alone. The setting holds for this transaction only;
- * the statement is unnamed, so no plan made under it is kept.
+ * Runs `read` on the user search's statement, through the trigram indexes on the embedded database
+ * when they look the term up (readThroughTrigrams). The count reads matching owners until it has
+ * enough, and the planner guesses 3% of owners match `ILIKE '%name%'` where 0.5% do: that puts reading
+ * the accounts in turn until enough match within a few percent of going through the index, and which
+ * one a name got changed from one seeded registry to the next. In a million pets a last name's p95 was
+ * 102 to 251 ms (0.4 to 0.5 s at worst, 109,000 accounts read), and 49 to 63 ms through the index; a
+ * part of a quarter of the addresses ("mail.example") goes the other way, 18 to 117 ms, as the index
+ * lists every match first. On a server the planner's choice was the faster (last name 22 ms, that
+ * part of an address 8.5).
  */
 export function readUserSearch<T>(
-  { db, kind }: SearchedDatabase,
+  database: SearchedDatabase,
   { searchTerm, pageNumber }: z.output<typeof adminUserSearchSchema>,
   read: (reader: Database | Transaction, statement: SQL) => Promise<T>,
 ): Promise<T> {
   const match = accountMatch(searchTerm);
   const statement = userSearchStatement(match, pageNumber);
-  if (kind !== 'pglite' || !match.byTrigrams) return read(db, statement);
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`set local enable_seqscan = off`);
-    return read(tx, statement);
-  });
+  return readThroughTrigrams(database, match.byTrigrams, (reader) => read(reader, statement));
 }
 
 /** A page past the last match is one row with the total and no account. */
