@@ -47,7 +47,7 @@ async function measure(label: string, database: DatabaseHandle) {
     // The first search after the fan-outs gathers the addresses' statistics on PGlite (the mail log's list).
     const firstStarted = performance.now();
     await log.list({ query, page: 1 });
-    const first = performance.now() - firstStarted;
+    const firstMs = performance.now() - firstStarted;
     const times: number[] = [];
     let total = 0;
     for (let i = 0; i < RUNS; i++) {
@@ -56,7 +56,7 @@ async function measure(label: string, database: DatabaseHandle) {
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
-    console.log(`  ${name} ("${query}", ${total} counted): first ${first.toFixed(1)} ms, then median ${times[Math.floor(RUNS / 2)]!.toFixed(1)} ms, worst ${times.at(-1)!.toFixed(1)} ms (${RUNS} runs)`);
+    console.log(`  ${name} ("${query}", ${total} counted): first ${firstMs.toFixed(1)} ms, then median ${times[Math.floor(RUNS / 2)]!.toFixed(1)} ms, worst ${times.at(-1)!.toFixed(1)} ms (${RUNS} runs)`);
   }
   console.log(`  (load average ${loadavg()[0]!.toFixed(1)})`);
 }

@@ -15,6 +15,7 @@ import { loadConfig, type Config, type Env } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
 import { chips, mailOutbox, pets } from '../src/db/schema.js';
 import { seedSampleSites, seedStaticData } from '../src/db/seed.js';
+import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { ADMIN_URL } from './globalSetup.js';
 
 /**
@@ -162,6 +163,12 @@ export async function signUpOwner(app: FastifyInstance, overrides: Partial<Retur
   const { status, body } = await call<AuthResult>(app, 'POST', 'Users/signup', { body: input, ip });
   if (status !== 200 || !body.result) throw new Error(`sign-up failed: ${status} ${body.errors.join(', ')}`);
   return { ...body.result, input };
+}
+
+/** Makes the portal's administrator (as the first start does) and signs them in. */
+export async function signInAdministrator(ctx: TestContext): Promise<AuthResult> {
+  await ensureAdministrator(ctx.database.db, { email: 'root@example.com', password: 'Admin#Pass1' });
+  return (await call<AuthResult>(ctx.app, 'POST', 'Users/login', { body: { email: 'root@example.com', password: 'Admin#Pass1' } })).body.result!;
 }
 
 /**

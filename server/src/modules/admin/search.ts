@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import { queryRows, type Database, type Transaction } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
 import { countedMatches, matchCount } from '../../db/matchCount.js';
-import { hasTrigram, readThroughTrigrams, type SearchedDatabase } from '../../db/searchPlans.js';
+import { hasTrigram, readByTrigramIndexes, type SearchedDatabase } from '../../db/searchPlans.js';
 import { chips, nationalPhoneDigits, ownerFullName, payments, pets, plans, states, users } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 
@@ -108,7 +108,7 @@ function userSearchStatement({ owner, petName }: AccountMatch, pageNumber: numbe
 
 /**
  * Runs `read` on the user search's statement, through the trigram indexes on the embedded database
- * when they look the term up (readThroughTrigrams). The count reads matching owners until it has
+ * when they look the term up (readByTrigramIndexes). The count reads matching owners until it has
  * enough, and the planner guesses 3% of owners match `ILIKE '%name%'` where 0.5% do: that puts reading
  * the accounts in turn until enough match within a few percent of going through the index, and which
  * one a name got changed from one seeded registry to the next. In a million pets a last name's p95 was
@@ -124,7 +124,7 @@ export function readUserSearch<T>(
 ): Promise<T> {
   const match = accountMatch(searchTerm);
   const statement = userSearchStatement(match, pageNumber);
-  return readThroughTrigrams(database, match.byTrigrams, (reader) => read(reader, statement));
+  return readByTrigramIndexes(database, match.byTrigrams, (reader) => read(reader, statement));
 }
 
 /** A page past the last match is one row with the total and no account. */
