@@ -65,12 +65,12 @@ export async function startPortal(checkout: string, dataDir: string, databaseUrl
   };
 }
 
-/** bench/bare.ts in a process of its own (on BARE_PORT when set; BARE_FILE: a file its /bare-file route sends); resolves with its origin. */
-export async function startBare(bareFile?: string) {
+/** bench/bare.ts in a process of its own (on BARE_PORT when set; the brotli files its /bare-file and /bare-page routes send); resolves with its origin. */
+export async function startBare(files: { script?: string; page?: string } = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/bare.ts')], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...(bareFile ? { BARE_FILE: bareFile } : {}) },
+    env: { ...process.env, ...(files.script && { BARE_FILE: files.script }), ...(files.page && { BARE_PAGE: files.page }) },
   });
   const port = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
   return { origin: `http://127.0.0.1:${port}`, stop: () => child.kill() };
@@ -114,7 +114,7 @@ export interface Target {
   /** Fraction of the bare route's req/s to reach, and the p99 to stay under, in ms. */
   ratio?: number;
   p99?: number;
-  /** The bare route to compare with (its /bare-file, the same bytes, for a large asset); its /bare by default. */
+  /** The bare route to compare with: its /bare-file or /bare-page, sending the same bytes, for an answer its bytes bound; its /bare by default. */
   barePath?: string;
 }
 

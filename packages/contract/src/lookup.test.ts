@@ -20,6 +20,11 @@ describe('microchip lookup length rule', () => {
   it('searches the number as the registry stores it', () => {
     expect(microchipLookupSchema.parse({ id: ' avid*123*456*789 ' })).toEqual({ id: '123456789' });
   });
+
+  it('normalises the number within its string schema, with no transform (a pipe cost the public lookup a fifth of its speed)', () => {
+    expect(microchipLookupSchema.shape.id.def.type).toBe('string');
+    expect(openLookupParams.shape.chip.def.type).toBe('string');
+  });
 });
 
 describe('manufacturer table', () => {
