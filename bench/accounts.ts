@@ -61,7 +61,7 @@ try {
           vary: () => ({ body: JSON.stringify({ email: email(), password: PASSWORD }) }),
         },
       ];
-      const rows = await measureBesideBare(bare.origin, targets, DURATION_S);
+      const rows = await measureBesideBare(bare, targets, DURATION_S, undefined, portal.pid);
       console.log(`\n${label}, ${DURATION_S} s each, 50 connections, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
       printRows(rows);
       console.log('  sign-in is bounded by argon2id (about 9 ms a hash on one core): no target beside the bare route');
@@ -70,5 +70,5 @@ try {
     }
   });
 } finally {
-  bare.stop();
+  await bare.stop();
 }

@@ -4,7 +4,7 @@
 // after the bare route, so a busy machine slows both alike and the ratio stays honest.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, openSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -57,6 +57,7 @@ export async function startPortal(checkout: string, dataDir: string, databaseUrl
   await waitForHealth(origin, child, logFile);
   return {
     origin,
+    pid: child.pid,
     startMs: performance.now() - started,
     async stop() {
       child.kill('SIGTERM');
@@ -72,8 +73,18 @@ export async function startBare(files: { script?: string; page?: string } = {}) 
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...(files.script && { BARE_FILE: files.script }), ...(files.page && { BARE_PAGE: files.page }) },
   });
-  const port = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
-  return { origin: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+    child.once('exit', (code) => reject(new Error(`bench/bare.ts stopped (exit ${code}) before it listened`)));
+  });
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    async stop() {
+      child.kill();
+      await stopped(child);
+    },
+  };
 }
 
 /** A fresh PGlite data directory, and with DATABASE_URL a database made on that server: `run` gets each, labelled; all removed after. */
@@ -122,9 +133,24 @@ export interface Measured {
   rps: number;
   p99: number;
   failures: number;
+  /** The server's CPU time (user and system) per answered request, in µs, when its process was named. */
+  cpuUs?: number;
 }
 
-export async function measure(target: Pick<Target, 'url' | 'method' | 'headers' | 'body' | 'vary'>, seconds: number, connections = CONNECTIONS): Promise<Measured> {
+/** A process's CPU time so far, in µs (Linux: utime and stime of /proc/<pid>/stat, in ticks of 10 ms); null where there is no /proc. */
+function cpuTimeUs(pid: number | undefined): number | null {
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return null;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+export async function measure(
+  target: Pick<Target, 'url' | 'method' | 'headers' | 'body' | 'vary'>,
+  seconds: number,
+  connections = CONNECTIONS,
+  serverPid?: number,
+): Promise<Measured> {
+  const cpuBefore = cpuTimeUs(serverPid);
   const result = await autocannon({
     url: target.url,
     ...(target.method ? { method: target.method, body: target.body } : {}),
@@ -142,7 +168,14 @@ export async function measure(target: Pick<Target, 'url' | 'method' | 'headers' 
         ]
       : undefined,
   });
-  return { rps: result.requests.average, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
+  const cpuAfter = cpuTimeUs(serverPid);
+  const answered = result.requests.total;
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+    ...(cpuBefore !== null && cpuAfter !== null && answered > 0 && { cpuUs: (cpuAfter - cpuBefore) / answered }),
+  };
 }
 
 export interface Row extends Measured {
@@ -157,18 +190,26 @@ export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /**
  * Each target right after the bare route (both warmed beforehand), both for `seconds`, in ROUNDS
  * rounds: on a shared machine one pair of runs swings by a third either way, so the row is the round
- * whose share of the bare route is the median.
+ * whose share of the bare route is the median. Given the processes, each row also has the CPU time
+ * each server spent a request: on 2 cores shared with the load generator, req/s can be bound by the
+ * client (a page it parses more slowly than either server sends it), which CPU time a request is not.
  */
-export async function measureBesideBare(bareOrigin: string, targets: Target[], seconds: number, connections = CONNECTIONS): Promise<Row[]> {
-  for (const target of [...new Set(targets.map((t) => t.barePath ?? '/bare'))]) await measure({ url: `${bareOrigin}${target}` }, 1, connections);
+export async function measureBesideBare(
+  bare: { origin: string; pid?: number },
+  targets: Target[],
+  seconds: number,
+  connections = CONNECTIONS,
+  portalPid?: number,
+): Promise<Row[]> {
+  for (const target of [...new Set(targets.map((t) => t.barePath ?? '/bare'))]) await measure({ url: `${bare.origin}${target}` }, 1, connections);
   for (const target of targets) await measure(target, 1, connections);
   const rows: Row[] = [];
   for (const target of targets) {
     const rounds: Row[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const bare = await measure({ url: `${bareOrigin}${target.barePath ?? '/bare'}`, headers: target.headers }, seconds, connections);
-      const row = await measure(target, seconds, connections);
-      rounds.push({ ...row, target, bare, load: loadavg() });
+      const bareRun = await measure({ url: `${bare.origin}${target.barePath ?? '/bare'}`, headers: target.headers }, seconds, connections, bare.pid);
+      const row = await measure(target, seconds, connections, portalPid);
+      rounds.push({ ...row, target, bare: bareRun, load: loadavg() });
     }
     rounds.sort((a, b) => a.rps / a.bare.rps - b.rps / b.bare.rps);
     rows.push(rounds[Math.floor(rounds.length / 2)]!);
@@ -187,9 +228,10 @@ export function verdict(row: Row): string {
 
 export function printRows(rows: Row[]) {
   for (const r of rows) {
-    const share = `${((r.rps / r.bare.rps) * 100).toFixed(1).padStart(5)}% of bare ${r.bare.rps.toFixed(0).padStart(6)} (p99 ${r.bare.p99} ms${r.target.barePath ? ', same bytes' : ''})`;
+    const share = `${((r.rps / r.bare.rps) * 100).toFixed(1).padStart(5)}% of bare ${r.bare.rps.toFixed(0).padStart(6)} (p99 ${r.bare.p99} ms${r.target.barePath ? ', same body' : ''})`;
+    const cpu = r.cpuUs !== undefined && r.bare.cpuUs !== undefined ? `  CPU a request ${r.cpuUs.toFixed(1)} µs (bare ${r.bare.cpuUs.toFixed(1)})` : '';
     console.log(
-      `  ${r.target.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  ${share.padEnd(44)} non-2xx ${r.failures}  load ${r.load[0]!.toFixed(1)}  ${verdict(r)}`,
+      `  ${r.target.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  ${share.padEnd(44)} non-2xx ${r.failures}  load ${r.load[0]!.toFixed(1)}${cpu}  ${verdict(r)}`,
     );
   }
 }

@@ -98,8 +98,8 @@ function sentBrotli(url: string): Promise<Buffer> {
 }
 
 async function run(label: string, dataDir: string, databaseUrl?: string) {
-  const portal = await startPortal(PORTAL_DIR, dataDir, databaseUrl, PORTAL_ENV);
   const script = largestScript();
+  const portal = await startPortal(PORTAL_DIR, dataDir, databaseUrl, PORTAL_ENV);
   // Beside the lookup page, the bare route sends the page's bytes as the portal sent them: parsing a 6 KB
   // answer cost the load generator 75 µs of CPU a request (13 for the bare JSON, 50 for the portal to
   // send the page), so against the small JSON the row measured the load generator more than the portal.
@@ -133,9 +133,9 @@ async function run(label: string, dataDir: string, databaseUrl?: string) {
     { name: 'lookup page HTML', url: at('/microchip-lookup'), headers: BROWSER, ratio: 0.5, barePath: '/bare-page' },
     { name: `largest script (${(script.bytes / 1024).toFixed(0)} KB)`, url: at(script.path), headers: BROWSER, ratio: 0.5, barePath: '/bare-file' },
   ];
-  const rows = await measureBesideBare(bare.origin, targets, DURATION_S).finally(() => {
-    bare.stop();
-    return portal.stop();
+  const rows = await measureBesideBare(bare, targets, DURATION_S, undefined, portal.pid).finally(async () => {
+    await bare.stop();
+    await portal.stop();
   });
   const load = loadavg();
   const again = await startPortal(PORTAL_DIR, dataDir, databaseUrl, PORTAL_ENV);

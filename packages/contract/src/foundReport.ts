@@ -3,17 +3,14 @@
  * public calls behind it. The finder learns nothing of the owner; the owner gets the finder's words.
  */
 import { z } from 'zod';
-import { normaliseChipId } from './chip.js';
 import { imageDataUrlMax, limits } from './constants.js';
 import { requestObject, textField, whenFieldsParsed } from './fields.js';
-import { isLookupLength } from './lookup.js';
+import { lookedUpChip } from './lookup.js';
 import { messages } from './messages.js';
 import { isValidPhone } from './phone.js';
 
 /** A chip number as the lookup takes it: normalised, 9, 10 or 15 characters. */
-const chipNumber = textField(40, messages.lookupLength, messages.lookupLength)
-  .transform(normaliseChipId)
-  .refine(isLookupLength, { error: messages.lookupLength });
+const chipNumber = lookedUpChip();
 
 /** A pet's public id, as the profile's address carries it. */
 const publicId = textField(64, messages.notFound, messages.notFound);
