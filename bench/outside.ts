@@ -125,7 +125,7 @@ export interface Target {
   /** Fraction of the bare route's req/s to reach, and the p99 to stay under, in ms. */
   ratio?: number;
   p99?: number;
-  /** The bare route to compare with: its /bare-file or /bare-page, sending the same bytes, for an answer its bytes bound; its /bare by default. */
+  /** The bare route to compare with: its /bare-file or /bare-page, sending the same body, for an answer its bytes bound; its /bare by default. */
   barePath?: string;
 }
 
