@@ -17,7 +17,7 @@ import type { DatabaseHandle } from './db/client.js';
 import { AppError } from './errors.js';
 import { jsonBodyLimit, readsOnly } from './http.js';
 import { type PaymentService } from './modules/payments/service.js';
-import { builtIndexPage } from './indexPage.js';
+import { builtAssets, builtIndexPage } from './builtWeb.js';
 import { builtFinderPageRenderer, finderPageRoutes } from './modules/public/finderPages.js';
 import { webDistFolder, webServerEntryOf } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -213,14 +213,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       // The build writes .br and .gz copies beside each file (web/vite.config.ts).
       preCompressed: true,
       // One route per built file, found at start: a screen's address then goes straight to the page
-      // below, not through a look on disk for a file of its name first (a twelfth of the speed). A
-      // build made while the portal runs is served by the not-found handler below.
+      // below, not through a look on disk for a file of its name first (a twelfth of the speed).
       wildcard: false,
-      setHeaders: (res, path) => {
-        // Vite fingerprints assets; index.html must be asked for again so a deploy reaches users at once.
-        res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
+      // The scripts and styles, the files a build made while the portal runs adds, are the route's below.
+      globIgnore: ['assets/**'],
+      // Not fingerprinted as the assets are: asked for again each time, so a deploy reaches users at once.
+      setHeaders: (res) => res.header('cache-control', 'no-cache'),
     });
+    const assets = builtAssets(join(webRoot, 'assets'));
+    // Sent as the build compressed them, or as they are: below 1 KB they are not worth compressing.
+    app.get<{ Params: { name: string } }>('/assets/:name', { compress: false, schema: { hide: true } }, (request, reply) =>
+      assets.send(request.params.name, request, reply) ? reply : reply.status(404).send(failure([messages.notFound])),
+    );
   }
   const indexPage = serveWeb ? builtIndexPage(webRoot) : null;
   if (indexPage) {
@@ -238,11 +242,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // Unknown paths are screens of the single-page app; a missing API path or built asset is a real 404.
     const url = request.url.toLowerCase();
     const isAsset = url.startsWith('/assets/');
-    // A build made while the portal runs: its new files (named by the build, no other characters) have no route yet.
-    const builtFile = /^\/assets\/\w[\w.-]*$/.exec(request.url.split('?')[0]!)?.[0];
-    if (serveWeb && builtFile && (request.method === 'GET' || request.method === 'HEAD') && existsSync(join(webRoot, builtFile))) {
-      return reply.sendFile(builtFile);
-    }
     const isPage = request.method === 'GET' && !url.startsWith('/api/') && !isAsset;
     if (isPage && indexPage?.send(request, reply)) return reply;
     return reply.status(404).send(failure([messages.notFound]));

@@ -13,6 +13,7 @@ let ctx: TestContext;
 let app: FastifyInstance;
 let webRoot: string;
 const script = `console.log(${JSON.stringify('a pet registry '.repeat(200))});`;
+const styles = 'body { color: #222; }';
 const page = `<!doctype html><title>Pet Registry</title>${'<p>lookup</p>'.repeat(200)}`;
 
 /** A built web folder as the Vite build leaves it: each text file with its .br and .gz copies. */
@@ -28,6 +29,8 @@ beforeAll(async () => {
   mkdirSync(join(webRoot, 'assets'));
   writeBuilt(join(webRoot, 'index.html'), page);
   writeBuilt(join(webRoot, 'assets', 'index-abc123.js'), script);
+  // Below 1 KB the build leaves a file without copies.
+  writeFileSync(join(webRoot, 'assets', 'index-abc123.css'), styles);
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: ctx.outboxDir });
   app = await buildApp({ config, database: ctx.database, mailer: createMailer({ from: config.mailFrom, outboxDir: ctx.outboxDir }), jwtSecret: 'test-secret-test-secret-test-secret!', webRoot });
 });
@@ -50,6 +53,34 @@ describe('compression', () => {
     expect(plain.body).toBe(script);
   });
 
+  it("answers 304 to a browser holding the asset's copy in its encoding, HEAD with the headers alone, and each type with its charset", async () => {
+    const br = await app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'br' } });
+    expect(br.headers).toMatchObject({ 'content-type': 'text/javascript; charset=utf-8', etag: expect.stringMatching(/^"[\w-]{32}"$/) });
+    const held = await app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'br', 'if-none-match': br.headers.etag as string } });
+    expect(held.statusCode).toBe(304);
+    expect(held.body).toBe('');
+    // The gzip copy is other bytes: a cache holding the brotli copy does not get it as current.
+    const gz = await app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip', 'if-none-match': br.headers.etag as string } });
+    expect(gz.statusCode).toBe(200);
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
+    const head = await app.inject({ method: 'HEAD', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'br' } });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers).toMatchObject({ 'content-encoding': 'br', etag: br.headers.etag, 'content-length': String(br.rawPayload.length) });
+    expect(head.body).toBe('');
+    const style = await app.inject({ method: 'GET', url: '/assets/index-abc123.css' });
+    expect(style.headers).toMatchObject({ 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' });
+    expect(style.body).toBe(styles);
+  });
+
+  it('sends nothing but the built files themselves: no copy alone, no other folder, no hidden file', async () => {
+    writeFileSync(join(webRoot, 'assets', '.env'), 'SECRET=1');
+    for (const url of ['/assets/index-abc123.js.br', '/assets/index-abc123.js.gz', '/assets/..%2Findex.html', '/assets/%2E%2E%2Findex.html', '/assets/.env', '/assets/', '/assets/a/index-abc123.js']) {
+      const refused = await app.inject({ method: 'GET', url });
+      expect(refused.statusCode, url).toBe(404);
+      expect(refused.json(), url).toMatchObject({ succeeded: false });
+    }
+  });
+
   it('sends every screen its page compressed and never cached stale', async () => {
     const screen = await app.inject({ method: 'GET', url: '/microchip-lookup', headers: { 'accept-encoding': 'br' } });
     expect(screen.statusCode).toBe(200);
@@ -69,7 +100,7 @@ describe('compression', () => {
     expect(plain.headers.etag).not.toBe(screen.headers.etag);
   });
 
-  it('serves a build made while the portal runs: its new scripts at once, its page within a second; no page while the build is under way', async () => {
+  it('serves a build made while the portal runs: its new scripts at once, its page within a second; no page while the build is under way, nor a script it removed', async () => {
     const rebuilt = `${page}<p>new build</p>`;
     const newScript = 'console.log("new build");';
     writeBuilt(join(webRoot, 'assets', 'index-new456.js'), newScript);
@@ -81,9 +112,11 @@ describe('compression', () => {
     expect(missing.json()).toMatchObject({ succeeded: false });
 
     rmSync(join(webRoot, 'index.html'));
+    rmSync(join(webRoot, 'assets', 'index-new456.js'));
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const underWay = await app.inject({ method: 'GET', url: '/microchip-lookup' });
     expect(underWay.statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/assets/index-new456.js' })).statusCode).toBe(404);
 
     writeBuilt(join(webRoot, 'index.html'), rebuilt);
     await new Promise((resolve) => setTimeout(resolve, 1100));

@@ -3,7 +3,7 @@ import { paths, withId, type FinderPageData, type FinderPageRenderer, type Publi
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, loggable } from '../../errors.js';
 import { perIp } from '../../http.js';
-import { builtFile, compressedCopies, compressedOnce, sendPage, type IndexPage, type PageCopies } from '../../indexPage.js';
+import { builtFile, compressedCopies, compressedOnce, sendPage, type IndexPage, type PageCopies } from '../../builtWeb.js';
 import { unmetered, type CacheMeter } from './caches.js';
 import { publicLimits } from './routes.js';
 import type { PublicService } from './service.js';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants as zlib, gzip, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import mime from 'mime';
 import { contentTag, holdsCurrent } from './http.js';
 
 type Encoding = 'br' | 'gzip' | 'identity';
@@ -97,17 +98,48 @@ function bestEncoding(request: FastifyRequest, has: (encoding: Encoding) => bool
   return (['br', 'gzip'] as const).find((e) => takes(accepted, e) && has(e)) ?? 'identity';
 }
 
-/**
- * Sends the page in the best encoding the client takes. `no-cache` has the browser ask each time (a
- * deploy, or a changed pet, reaches it at once); a client holding the current copy gets 304.
- */
-export function sendPage(request: FastifyRequest, reply: FastifyReply, copies: PageCopies, status = 200) {
+/** How a built file goes out: its type, and how long a browser may keep it. */
+interface Sending {
+  type: string;
+  cacheControl: string;
+}
+
+/** A page: `no-cache` has the browser ask each time (a deploy, or a changed pet, reaches it at once). */
+const asPage: Sending = { type: 'text/html; charset=utf-8', cacheControl: 'no-cache' };
+
+/** Sends the copy in the best encoding the client takes, with its ETag; a client holding the current copy gets 304. */
+function sendCopy(request: FastifyRequest, reply: FastifyReply, copies: PageCopies, sending: Sending, status = 200) {
   const encoding = bestEncoding(request, (e) => copies(e) !== undefined);
   const copy = copies(encoding)!;
-  reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').header('etag', copy.etag);
+  reply.header('cache-control', sending.cacheControl).header('vary', 'accept-encoding').header('etag', copy.etag);
   if (status === 200 && holdsCurrent(request, copy.etag)) return reply.status(304).send();
   if (encoding !== 'identity') reply.header('content-encoding', encoding);
-  return reply.status(status).type('text/html; charset=utf-8').send(copy.body);
+  return reply.status(status).type(sending.type).send(copy.body);
+}
+
+/** Sends the page in the best encoding the client takes; a client holding the current copy gets 304. */
+export function sendPage(request: FastifyRequest, reply: FastifyReply, copies: PageCopies, status = 200) {
+  return sendCopy(request, reply, copies, asPage, status);
+}
+
+/** A file's bytes; null when there is none (a build may remove it between a look and the read). */
+function readIfThere(path: string): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** A built file and the build's .br and .gz copies of it, as they are on disk now; null while there is no such file. */
+function readBuilt(file: string): Map<Encoding, Copy> | null {
+  const copies = new Map<Encoding, Copy>();
+  for (const [encoding, path] of [['identity', file], ['br', `${file}.br`], ['gzip', `${file}.gz`]] as const) {
+    const body = readIfThere(path);
+    if (body) copies.set(encoding, copyOf(body));
+  }
+  return copies.has('identity') ? copies : null;
 }
 
 export interface IndexPage {
@@ -127,12 +159,8 @@ export interface IndexPage {
 export function builtIndexPage(webRoot: string, name = 'index.html'): IndexPage {
   const file = join(webRoot, name);
   const current = builtFile(file, () => {
-    const copies = new Map<Encoding, Copy>();
-    for (const [encoding, path] of [['identity', file], ['br', `${file}.br`], ['gzip', `${file}.gz`]] as const) {
-      if (existsSync(path)) copies.set(encoding, copyOf(readFileSync(path)));
-    }
-    const page = copies.get('identity');
-    return page ? { copies, template: page.body.toString('utf8') } : null;
+    const copies = readBuilt(file);
+    return copies ? { copies, template: copies.get('identity')!.body.toString('utf8') } : null;
   });
   return {
     send(request, reply) {
@@ -142,5 +170,54 @@ export function builtIndexPage(webRoot: string, name = 'index.html'): IndexPage 
       return true;
     },
     template: () => current()?.template ?? null,
+  };
+}
+
+/** Built files' types, the charset named for text (browsers would otherwise guess it). */
+function typeOf(name: string): string {
+  const type = mime.getType(name) ?? 'application/octet-stream';
+  return /^text\/|^application\/(javascript|json)$|\+xml$/.test(type) ? `${type}; charset=utf-8` : type;
+}
+
+/** A name the build gives its files: nothing else (no folder, no hidden file, no .br or .gz copy on its own) is sent. */
+const assetName = /^\w[\w.-]*$/;
+const copyName = /\.(br|gz)$/;
+
+/** Their names change with their content: a browser keeps them a year and never asks again. */
+const asAsset = (name: string): Sending => ({ type: typeOf(name), cacheControl: 'public, max-age=31536000, immutable' });
+
+export interface BuiltAssets {
+  /** Sends the named file; false when there is no such file. */
+  send(name: string, request: FastifyRequest, reply: FastifyReply): boolean;
+}
+
+/**
+ * The build's scripts and styles (web/dist/assets): each held in memory with the build's .br and .gz
+ * copies from the first time it is asked for, so a script costs no file opened (sent from disk by
+ * @fastify/static the largest cost the portal 380-410 µs of CPU a request, against 60 for a bare
+ * route sending the same bytes). A file a build adds while the portal runs is found when first asked
+ * for; one it removes or replaces is noticed within a second, as the index page is.
+ */
+export function builtAssets(folder: string): BuiltAssets {
+  const held = new Map<string, () => { copies: Map<Encoding, Copy>; sending: Sending } | null>();
+  return {
+    send(name, request, reply) {
+      let file = held.get(name);
+      if (!file) {
+        const path = join(folder, name);
+        // Only a file there is held: a stranger's made-up names leave nothing behind.
+        if (!assetName.test(name) || copyName.test(name) || !existsSync(path)) return false;
+        const sending = asAsset(name);
+        file = builtFile(path, () => {
+          const copies = readBuilt(path);
+          return copies && { copies, sending };
+        });
+        held.set(name, file);
+      }
+      const built = file();
+      if (!built) return false;
+      sendCopy(request, reply, (encoding) => built.copies.get(encoding), built.sending);
+      return true;
+    },
   };
 }
