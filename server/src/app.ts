@@ -223,7 +223,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     const assets = builtAssets(join(webRoot, 'assets'));
     // Sent as the build compressed them, or as they are: below 1 KB they are not worth compressing.
     app.get<{ Params: { name: string } }>('/assets/:name', { compress: false, schema: { hide: true } }, (request, reply) =>
-      assets.send(request.params.name, request, reply) ? reply : reply.status(404).send(failure([messages.notFound])),
+      assets.send(request.params.name, request, reply) ? reply : reply.callNotFound(),
     );
   }
   const indexPage = serveWeb ? builtIndexPage(webRoot) : null;

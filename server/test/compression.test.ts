@@ -100,7 +100,7 @@ describe('compression', () => {
     expect(plain.headers.etag).not.toBe(screen.headers.etag);
   });
 
-  it('serves a build made while the portal runs: its new scripts at once, its page within a second; no page while the build is under way, nor a script it removed', async () => {
+  it('serves a build made while the portal runs: its new scripts at once, its page within a second; no page while the build is under way, nor a script it removed; copies written after their script', async () => {
     const rebuilt = `${page}<p>new build</p>`;
     const newScript = 'console.log("new build");';
     writeBuilt(join(webRoot, 'assets', 'index-new456.js'), newScript);
@@ -110,6 +110,14 @@ describe('compression', () => {
     const missing = await app.inject({ method: 'GET', url: '/assets/index-none789.js' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ succeeded: false });
+    // The build writes the compressed copies after the files: a script asked for in between gets them once they are there.
+    const lateScript = join(webRoot, 'assets', 'index-late321.js');
+    writeFileSync(lateScript, script);
+    const beforeCopies = await app.inject({ method: 'GET', url: '/assets/index-late321.js', headers: { 'accept-encoding': 'br' } });
+    expect(beforeCopies.headers['content-encoding']).toBeUndefined();
+    expect(beforeCopies.body).toBe(script);
+    writeFileSync(`${lateScript}.br`, brotliCompressSync(script));
+    writeFileSync(`${lateScript}.gz`, gzipSync(script));
 
     rmSync(join(webRoot, 'index.html'));
     rmSync(join(webRoot, 'assets', 'index-new456.js'));
@@ -117,6 +125,9 @@ describe('compression', () => {
     const underWay = await app.inject({ method: 'GET', url: '/microchip-lookup' });
     expect(underWay.statusCode).toBe(404);
     expect((await app.inject({ method: 'GET', url: '/assets/index-new456.js' })).statusCode).toBe(404);
+    const withCopies = await app.inject({ method: 'GET', url: '/assets/index-late321.js', headers: { 'accept-encoding': 'br' } });
+    expect(withCopies.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(withCopies.rawPayload).toString()).toBe(script);
 
     writeBuilt(join(webRoot, 'index.html'), rebuilt);
     await new Promise((resolve) => setTimeout(resolve, 1100));

@@ -3,7 +3,7 @@ import { paths, withId, type FinderPageData, type FinderPageRenderer, type Publi
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, loggable } from '../../errors.js';
 import { perIp } from '../../http.js';
-import { builtFile, compressedCopies, compressedOnce, sendPage, type IndexPage, type PageCopies } from '../../builtWeb.js';
+import { builtFile, compressedCopies, compressedOnce, sendPage, type IndexPage, type Copies } from '../../builtWeb.js';
 import { unmetered, type CacheMeter } from './caches.js';
 import { publicLimits } from './routes.js';
 import type { PublicService } from './service.js';
@@ -62,7 +62,7 @@ async function orUnknown<T>(answer: Promise<T>): Promise<T | null> {
 interface Rendered {
   template: string;
   settings: PublicSettings;
-  copies: PageCopies;
+  copies: Copies;
 }
 
 interface Read {
@@ -131,7 +131,7 @@ export const finderPageRoutes: FastifyPluginAsync<FinderPageDeps> = async (app, 
     path: string,
     data: FinderPageData,
     template: string,
-    copiesOf: (html: string) => PageCopies | Promise<PageCopies>,
+    copiesOf: (html: string) => Copies | Promise<Copies>,
   ): Promise<Rendered> {
     const { head, root } = await render(path, data);
     // Replaced by functions: a `$` in a pet's name means nothing to them. The page replaces the notice
