@@ -209,9 +209,9 @@ export interface BuiltAssets {
  * bare route sending the same bytes 160-190). A file a build adds while the portal runs is found when
  * first asked for; one it replaces is read again within a second, as the index page is; one it removes
  * answers 404 within a second and is forgotten then (until the portal restarts, as a deploy does, a
- * removed file nobody asks for stays held). Only a
- * name the folder lists, spelled as it lists it, is held: a stranger's names (another spelling of one on
- * a file system that ignores case, a folder, a hidden file) leave nothing behind.
+ * removed file nobody asks for stays held). Only a name the folder lists, spelled as it lists it, is
+ * held: a stranger's names (another spelling of one on a file system that ignores case, a folder, a
+ * hidden file) leave nothing behind.
  */
 export function builtAssets(folder: string): BuiltAssets {
   const held = new Map<string, () => { copies: Map<Encoding, Copy>; sending: Sending } | null>();
