@@ -13,7 +13,8 @@ const compressible = /\.(js|mjs|css|html|svg|json|txt|csv|webmanifest)$/;
 
 /**
  * Writes a brotli (.br) and a gzip (.gz) copy beside each built text file, at the strongest settings,
- * once at build time: the server sends them as they are (held in memory with their file) instead of
+ * once at build time: the server sends them as they are (the scripts, styles and pages from memory, the
+ * other files through @fastify/static's preCompressed) instead of
  * compressing the same bytes for every visitor. The finder pages' build, written into the app's folder
  * after it, compresses only the files it added.
  */

@@ -215,7 +215,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       // One route per built file, found at start: a screen's address then goes straight to the page
       // below, not through a look on disk for a file of its name first (a twelfth of the speed).
       wildcard: false,
-      // The scripts and styles, the files a build made while the portal runs adds, are the route's below.
+      // Scripts and styles, and the new ones a build adds while the portal runs, go through the route below.
       globIgnore: ['assets/**'],
       // Not fingerprinted as the assets are: asked for again each time, so a deploy reaches users at once.
       setHeaders: (res) => res.header('cache-control', 'no-cache'),
