@@ -200,10 +200,13 @@ describe('GET short/{code} and microchip-lookup (rendered on the server)', () =>
     expect(found.body).toMatch(/<h1[^>]*>Juniper<\/h1>/);
     expect(found.body).toContain(`href="/found?pet=${pet.publicId}"`);
 
-    const unknown = await page('/short/zzzzzzzz');
-    expect(unknown.statusCode).toBe(404);
-    expect(unknown.body).toContain('Invalid Short URL');
-    expect(unknown.body).toContain('Microchip Lookup');
+    // A code no link has, and one no link could have (refused before the database is asked).
+    for (const code of ['zzzzzzzz', 'not-a-code']) {
+      const unknown = await page(`/short/${code}`);
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.body).toContain('Invalid Short URL');
+      expect(unknown.body).toContain('Microchip Lookup');
+    }
   });
 
   it('answers the lookup page with the support line, the same bytes each time', async () => {

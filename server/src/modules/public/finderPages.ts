@@ -50,9 +50,9 @@ function heldSettings(read: () => Promise<PublicSettings>) {
 }
 
 /** The answer, or null when the service does not know what was asked for (its 404). */
-async function orUnknown<T>(answer: Promise<T>): Promise<T | null> {
+async function orUnknown<T>(read: () => T | Promise<T>): Promise<T | null> {
   try {
-    return await answer;
+    return await read();
   } catch (error) {
     if (error instanceof AppError && error.statusCode === 404) return null;
     throw error;
@@ -176,7 +176,7 @@ export const finderPageRoutes: FastifyPluginAsync<FinderPageDeps> = async (app, 
   }
 
   /** A profile as the page shows it: remembered answers are the same object on each hit. */
-  const profileOf = (publicId: string): Promise<PublicProfile | null> => orUnknown(deps.publicPages.profile(publicId));
+  const profileOf = (publicId: string): Promise<PublicProfile | null> => orUnknown(() => deps.publicPages.profile(publicId));
 
   app.get(paths.microchipLookup, (request, reply) =>
     sendFinderPage(request, reply, async (current) => ({ data: { settings: current }, shown: current, canonicalPath: paths.microchipLookup })),
@@ -202,7 +202,7 @@ export const finderPageRoutes: FastifyPluginAsync<FinderPageDeps> = async (app, 
   app.get<{ Params: { id: string } }>(`${paths.short}/:id`, { config: perIp(publicLimits.shortLink) }, (request, reply) =>
     sendFinderPage(request, reply, async (current) => {
       const code = request.params.id;
-      const target = await orUnknown(deps.publicPages.shortLinkTarget(code));
+      const target = await orUnknown(() => deps.publicPages.shortLinkTarget(code));
       const answer = target === null ? null : await profileOf(target);
       return {
         data: { settings: current, shortLink: { code, target }, ...(target !== null && { profile: { publicId: target, answer } }) },

@@ -33,7 +33,8 @@ import { notFound } from '../../errors.js';
 import type { PublicCaches } from './caches.js';
 import { isShortCode } from './shortLinks.js';
 
-const isUuid = (value: string) => z.uuid().safeParse(value).success;
+const uuid = z.uuid();
+const isUuid = (value: string) => uuid.safeParse(value).success;
 const timestamp = (value: Date | null) => (value ? value.toISOString() : null);
 
 export type PublicService = ReturnType<typeof createPublicService>;
@@ -43,6 +44,15 @@ export interface ChipRegistration {
   lookup: MicrochipLookup;
   /** The latest of the chip's registration, its pet's last change and its owner's last contact change; null when not registered. */
   lastUpdated: Date | null;
+}
+
+/**
+ * What memory keeps, at once when it knows it (no promise, no turn of the queue for an answer already
+ * in hand: the public answers come here on every request); otherwise what `read` finds.
+ */
+function keptOr<V, T>(known: V | undefined | Promise<V | undefined>, shown: (kept: V) => T, read: () => Promise<T>): T | Promise<T> {
+  if (known instanceof Promise) return known.then((kept) => (kept === undefined ? read() : shown(kept)));
+  return known === undefined ? read() : shown(known);
 }
 
 /** The next local midnight: a pet's age in months changes at one (its birth date is a local date). */
@@ -126,8 +136,7 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
    * Registered means held by an active pet, on an enabled chip whose registration has not run out.
    * Answers are remembered until a write touches the chip, its pet or its owner's contact details, or
    * a yearly registration runs out. Answered at once, with no promise, when memory knows (a number no
-   * chip holds, or a remembered answer), rather than through a promise and a turn of the queue at each
-   * of four steps for an answer already in hand.
+   * chip holds, or a remembered answer).
    */
   function registration(chipId: string): ChipRegistration | Promise<ChipRegistration> {
     const mayHold = chipIndex.mayHold(chipId);
@@ -136,11 +145,7 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
     return mayHold ? registered(chipId) : answerFor(chipId);
   }
 
-  function registered(chipId: string): ChipRegistration | Promise<ChipRegistration> {
-    const known = lookups.get(chipId);
-    if (known instanceof Promise) return known.then((answer) => answer ?? readRegistration(chipId));
-    return known ?? readRegistration(chipId);
-  }
+  const registered = (chipId: string) => keptOr(lookups.get(chipId), (kept) => kept, () => readRegistration(chipId));
 
   async function readRegistration(chipId: string): Promise<ChipRegistration> {
     const ticket = lookups.ticket();
@@ -149,6 +154,65 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
     const runsOut = registered && !registered.oneTime ? (registered.expirationDate ?? undefined) : undefined;
     lookups.remember(ticket, chipId, answer, runsOut);
     return answer;
+  }
+
+  async function readProfile(publicId: string): Promise<PublicProfile> {
+    const ticket = profiles.ticket();
+    const now = new Date();
+    const [row] = await profileRow.execute({ publicId });
+    if (!row) throw notFound(messages.notFound);
+    const { pet, owner, state } = row;
+
+    const missingDate = timestamp(pet.missingDate);
+    const foundDate = timestamp(pet.foundDate);
+    // A protected record (an administrator's flag) shows nothing of the owner, whatever the owner chose:
+    // finders reach them through the found-report relay only.
+    const hidden = owner.protectedAt !== null;
+    const shareContactInfo = pet.shareContactInfo && !hidden;
+    const shared = sharesContact({ missingDate, foundDate, shareContactInfo });
+    // The last-seen ZIP says where the pet went missing; it stays private otherwise.
+    const zipcode = missingDate ? pet.zipCode : null;
+    const lastSeen = zipcode ? await findZip(db, zipcode) : null;
+    // The first vet and backup contact, for a pet whose owner shares them.
+    const reachable = shared
+      ? { backupContacts: row.firstContact ? [row.firstContact] : [], sites: row.firstSite ? [row.firstSite] : [] }
+      : { backupContacts: [], sites: [] };
+
+    const profile: PublicPetProfile = {
+      petName: pet.name,
+      species: row.species,
+      breed: row.breedNames,
+      age: ageInMonths(pet.dob, now),
+      sex: pet.sex as PublicPetProfile['sex'],
+      weight: pet.approximateWeight === null ? null : lbsToKg(Number(pet.approximateWeight)),
+      image: imageUrl('pets', pet.image),
+      zipcode,
+      lastSeenPlace: lastSeen?.place ?? zipcode,
+      missingDate,
+      foundDate,
+      foundSince: pet.foundDate ? formatFoundSince(pet.foundDate, now) : null,
+      alertStatus: row.alertStatus,
+      shareContactInfo,
+      firstName: hidden ? null : owner.firstName,
+      lastName: hidden ? null : owner.lastName,
+      state: state && !hidden ? { abbreviation: state.abbreviation } : null,
+      country: hidden ? null : (state?.country ?? null),
+      userPhoto: hidden ? null : imageUrl('users', owner.photo),
+      email: shared ? owner.email : null,
+      phone: shared ? owner.phone : null,
+      backupContacts: reachable.backupContacts,
+    };
+    const answer = { pet: profile, sites: reachable.sites };
+    if (!pet.foundDate) profiles.remember(ticket, publicId, { petId: pet.id, userId: pet.userId, profile: answer }, nextMidnight(now));
+    return answer;
+  }
+
+  async function readShortLinkTarget(code: string): Promise<string> {
+    const ticket = linkTargets.ticket();
+    const [row] = await shortLinkRow.execute({ code });
+    if (!row) throw notFound(messages.invalidShortUrl);
+    linkTargets.remember(ticket, code, row);
+    return row.publicId;
   }
 
   return {
@@ -165,71 +229,15 @@ export function createPublicService(deps: { db: Database; caches: PublicCaches }
      * Remembered until a write changes what it shows, or the day ends (the age); a found pet's "found
      * since" moves by the minute, so its profile is read each time.
      */
-    async profile(publicId: string): Promise<PublicProfile> {
+    profile(publicId: string): PublicProfile | Promise<PublicProfile> {
       if (!isUuid(publicId)) throw notFound(messages.notFound);
-      const known = await profiles.get(publicId);
-      if (known) return known.profile;
-      const ticket = profiles.ticket();
-      const now = new Date();
-      const [row] = await profileRow.execute({ publicId });
-      if (!row) throw notFound(messages.notFound);
-      const { pet, owner, state } = row;
-
-      const missingDate = timestamp(pet.missingDate);
-      const foundDate = timestamp(pet.foundDate);
-      // A protected record (an administrator's flag) shows nothing of the owner, whatever the owner chose:
-      // finders reach them through the found-report relay only.
-      const hidden = owner.protectedAt !== null;
-      const shareContactInfo = pet.shareContactInfo && !hidden;
-      const shared = sharesContact({ missingDate, foundDate, shareContactInfo });
-      // The last-seen ZIP says where the pet went missing; it stays private otherwise.
-      const zipcode = missingDate ? pet.zipCode : null;
-      const lastSeen = zipcode ? await findZip(db, zipcode) : null;
-      // The first vet and backup contact, for a pet whose owner shares them.
-      const reachable = shared
-        ? { backupContacts: row.firstContact ? [row.firstContact] : [], sites: row.firstSite ? [row.firstSite] : [] }
-        : { backupContacts: [], sites: [] };
-
-      const profile: PublicPetProfile = {
-        petName: pet.name,
-        species: row.species,
-        breed: row.breedNames,
-        age: ageInMonths(pet.dob, now),
-        sex: pet.sex as PublicPetProfile['sex'],
-        weight: pet.approximateWeight === null ? null : lbsToKg(Number(pet.approximateWeight)),
-        image: imageUrl('pets', pet.image),
-        zipcode,
-        lastSeenPlace: lastSeen?.place ?? zipcode,
-        missingDate,
-        foundDate,
-        foundSince: pet.foundDate ? formatFoundSince(pet.foundDate, now) : null,
-        alertStatus: row.alertStatus,
-        shareContactInfo,
-        firstName: hidden ? null : owner.firstName,
-        lastName: hidden ? null : owner.lastName,
-        state: state && !hidden ? { abbreviation: state.abbreviation } : null,
-        country: hidden ? null : (state?.country ?? null),
-        userPhoto: hidden ? null : imageUrl('users', owner.photo),
-        email: shared ? owner.email : null,
-        phone: shared ? owner.phone : null,
-        backupContacts: reachable.backupContacts,
-      };
-      const answer = { pet: profile, sites: reachable.sites };
-      if (!pet.foundDate) profiles.remember(ticket, publicId, { petId: pet.id, userId: pet.userId, profile: answer }, nextMidnight(now));
-      return answer;
+      return keptOr(profiles.get(publicId), (page) => page.profile, () => readProfile(publicId));
     },
-
     /** The public id of the pet a short link names; remembered until a write changes the pet or its owner. */
-    async shortLinkTarget(code: string): Promise<string> {
+    shortLinkTarget(code: string): string | Promise<string> {
       const normalised = code.toLowerCase();
       if (!isShortCode(normalised)) throw notFound(messages.invalidShortUrl);
-      const known = await linkTargets.get(normalised);
-      if (known) return known.publicId;
-      const ticket = linkTargets.ticket();
-      const [row] = await shortLinkRow.execute({ code: normalised });
-      if (!row) throw notFound(messages.invalidShortUrl);
-      linkTargets.remember(ticket, normalised, row);
-      return row.publicId;
+      return keptOr(linkTargets.get(normalised), (link) => link.publicId, () => readShortLinkTarget(normalised));
     },
   };
 }
