@@ -1,15 +1,15 @@
 // Bundles the server and the contract into dist/main.js (and chunks of what it imports lazily), with the
-// pure-JS libraries every start loads file by file (below); the other npm packages stay external and load
-// from node_modules: native (argon2, sharp), WASM (PGlite), worker threads (pino), loaded only when
+// pure-JS libraries every start loads file by file (below) and what they import; the other npm packages
+// stay external and load from node_modules: native (argon2, sharp), WASM (PGlite), worker threads (pino), loaded only when
 // configured or first used (AWS SDK, Stripe, Twilio, PDF and QR code), or the framework itself.
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
-// Node 24 looks for a package.json beside each module file it loads, and again for each file above it:
-// a start read 4,149 package.json files (255 on Node 20) for its 806 module files, and took 3.0 to 3.3 s to
-// its first answer against 2.6 to 2.8 on Node 20. These libraries are 370 of those files; bundled, a
-// restart answers in 2.1 to 2.2 s on Node 24 (2.3 to 2.6 on Node 20).
+// Node 24 looks for a package.json beside each module file it loads and in each folder above it: a start
+// read 4,149 package.json files (255 on Node 20) for its 806 module files, and took 3.0 to 3.3 s to its
+// first answer against 2.6 to 2.8 on Node 20. These libraries and what they import are about 450 of those
+// files; bundled, a restart answers in 2.1 to 2.2 s on Node 24 (2.3 to 2.6 on Node 20).
 const bundled = ['drizzle-orm', 'zod', 'fastify-type-provider-zod', 'jose', 'libphonenumber-js', 'dayjs', '@fastify/swagger'];
 const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@petreg/') && !bundled.includes(name));
 
@@ -28,7 +28,7 @@ await build({
   target: 'node20',
   sourcemap: true,
   external,
-  // The CommonJS among the bundled libraries (@fastify/swagger, dayjs) require Node's modules and the external packages.
+  // The CommonJS among the bundled libraries (@fastify/swagger and what it imports, dayjs) require Node's modules and the external packages.
   banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
   logLevel: 'warning',
 });
