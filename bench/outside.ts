@@ -182,17 +182,22 @@ export interface Row extends Measured {
   target: Target;
   bare: Measured;
   load: number[];
+  /** Each round's share of the bare route, lowest first: the spread the median came from. */
+  shares: number[];
 }
 
 /** Times each target is measured beside the bare route (BENCH_ROUNDS); its row is the round of the median share. */
-export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 
 /**
  * Each target right after the bare route (both warmed beforehand), both for `seconds`, in ROUNDS
- * rounds: on a shared machine one pair of runs swings by a third either way, so the row is the round
- * whose share of the bare route is the median. Given the processes, each row also has the CPU time
- * each server spent a request: on 2 cores shared with the load generator, req/s can be bound by the
- * client (a page it parses more slowly than either server sends it), which CPU time a request is not.
+ * rounds, and the row is the round whose share of the bare route is the median. On a shared machine
+ * the same process's CPU a request swings by half within a minute (measured on one portal under one
+ * chip, 2-second pairs: 42 to 90 µs), so a pair of long runs can fall either side of a swing; many short
+ * pairs put each target and its bare route in the same moment. Given the processes, each row also has
+ * the CPU time each server spent a request: on 2 cores shared with the load generator, req/s can be
+ * bound by the client (a page it parses more slowly than either server sends it), which CPU time a
+ * request is not.
  */
 export async function measureBesideBare(
   bare: { origin: string; pid?: number },
@@ -205,14 +210,15 @@ export async function measureBesideBare(
   for (const target of targets) await measure(target, 1, connections);
   const rows: Row[] = [];
   for (const target of targets) {
-    const rounds: Row[] = [];
+    const rounds: Omit<Row, 'shares'>[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const bareRun = await measure({ url: `${bare.origin}${target.barePath ?? '/bare'}`, headers: target.headers }, seconds, connections, bare.pid);
       const row = await measure(target, seconds, connections, portalPid);
       rounds.push({ ...row, target, bare: bareRun, load: loadavg() });
     }
-    rounds.sort((a, b) => a.rps / a.bare.rps - b.rps / b.bare.rps);
-    rows.push(rounds[Math.floor(rounds.length / 2)]!);
+    const share = (r: Measured & { bare: Measured }) => r.rps / r.bare.rps;
+    rounds.sort((a, b) => share(a) - share(b));
+    rows.push({ ...rounds[Math.floor(rounds.length / 2)]!, shares: rounds.map(share) });
   }
   return rows;
 }
@@ -228,10 +234,11 @@ export function verdict(row: Row): string {
 
 export function printRows(rows: Row[]) {
   for (const r of rows) {
-    const share = `${((r.rps / r.bare.rps) * 100).toFixed(1).padStart(5)}% of bare ${r.bare.rps.toFixed(0).padStart(6)} (p99 ${r.bare.p99} ms${r.target.barePath ? ', same body' : ''})`;
+    const spread = r.shares.length > 1 ? `, rounds ${(r.shares[0]! * 100).toFixed(0)}-${(r.shares.at(-1)! * 100).toFixed(0)}%` : '';
+    const share = `${((r.rps / r.bare.rps) * 100).toFixed(1).padStart(5)}% of bare ${r.bare.rps.toFixed(0).padStart(6)} (p99 ${r.bare.p99} ms${r.target.barePath ? ', same body' : ''}${spread})`;
     const cpu = r.cpuUs !== undefined && r.bare.cpuUs !== undefined ? `  CPU a request ${r.cpuUs.toFixed(1)} µs (bare ${r.bare.cpuUs.toFixed(1)})` : '';
     console.log(
-      `  ${r.target.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  ${share.padEnd(44)} non-2xx ${r.failures}  load ${r.load[0]!.toFixed(1)}${cpu}  ${verdict(r)}`,
+      `  ${r.target.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  ${share.padEnd(62)} non-2xx ${r.failures}  load ${r.load[0]!.toFixed(1)}${cpu}  ${verdict(r)}`,
     );
   }
 }

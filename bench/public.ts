@@ -7,7 +7,7 @@
 // address of its own (X-Forwarded-For), so the per-address counter runs.
 // PGlite on a new data directory and, when DATABASE_URL is given, a database created on that server for
 // the run and dropped after it. Then a restart on the same data, timed until the first answer.
-// Run: npm run bench:public   (BENCH_SECONDS=5 by default; BENCH_BUILD=false reuses the last build;
+// Run: npm run bench:public   (BENCH_SECONDS=2 by default, each of BENCH_ROUNDS=7 rounds; BENCH_BUILD=false reuses the last build;
 // BENCH_PORTAL_DIR=/another/checkout measures that checkout's build, built beforehand, for a before/after)
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
@@ -15,7 +15,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { API, buildUnlessTold, CONNECTIONS, measureBesideBare, onEachDatabase, printRows, ROOT, ROUNDS, startBare, startPortal, type Target } from './outside.js';
 
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 2);
 const PORTAL_DIR = process.env.BENCH_PORTAL_DIR ?? ROOT;
 const BROWSER = { 'accept-encoding': 'br, gzip' };
 /** One proxy hop trusted: X-Forwarded-For names the client; requests without it come from 127.0.0.1, allowlisted. */
