@@ -6,7 +6,7 @@
 // Run: npm run bench   (BENCH_SECONDS=4, BENCH_ROUNDS=7, BENCH_SESSIONS=1000 by default; BENCH_BUILD=false reuses the
 // last build; DATABASE_URL=postgres://… adds a PostgreSQL server)
 import { loadavg } from 'node:os';
-import { API, buildUnlessTold, measureBesideBare, onEachDatabase, printRows, ROOT, startBare, startPortal, type Target } from './outside.js';
+import { API, buildUnlessTold, measureBesideBare, onEachDatabase, printRows, ROOT, ROUNDS, startBare, startPortal, type Target } from './outside.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 4);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
@@ -62,7 +62,7 @@ try {
         },
       ];
       const rows = await measureBesideBare(bare, targets, DURATION_S, undefined, portal.pid);
-      console.log(`\n${label}, ${DURATION_S} s each, 50 connections, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+      console.log(`\n${label}, ${DURATION_S} s each, the median of ${ROUNDS} rounds, 50 connections, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
       printRows(rows);
       console.log('  sign-in is bounded by argon2id (about 9 ms a hash on one core): no target beside the bare route');
       if (!databaseUrl) console.log('  on PGlite a sign-in past the writes in progress the embedded database lets in is answered 503 with Retry-After at once; autocannon asks again at once, so those count as non-2xx');
