@@ -40,8 +40,8 @@ export function createAccounts(deps: { db: Database; sessions: SessionService })
     sessions.forget(userId);
   }
 
-  // Read whenever the object above has gone, which is most page loads of a visit: built once and
-  // prepared under a name, so the server plans it once per connection.
+  // Read whenever the object above has gone (a page loaded more than 5 s after the last): built once
+  // and prepared under a name, so the server plans it once per connection.
   const userRow = db
     .select({
       user: users,
