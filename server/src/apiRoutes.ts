@@ -55,6 +55,7 @@ import { createPublicCaches } from './modules/public/caches.js';
 import { createPublicService } from './modules/public/service.js';
 import { siteRoutes } from './modules/sites/routes.js';
 import { createSiteService } from './modules/sites/service.js';
+import { keepUserObjects } from './modules/users/accounts.js';
 import { userRoutes } from './modules/users/routes.js';
 import { createUserService } from './modules/users/service.js';
 import { createSocialVerifier } from './modules/users/social.js';
@@ -75,10 +76,13 @@ export async function registerApi(app: FastifyInstance, deps: AppDependencies) {
   );
   const storage = deps.storage ?? (await createStorage(config));
   app.decorate('deleteDiscardedFiles', () => deleteDiscardedFiles(database.db, storage));
+  const userObjects = await keepUserObjects(database, app.log);
+  app.addHook('onClose', () => userObjects.subscription!.close());
   const users = createUserService({
     db: database.db,
     mailer: deps.mailer,
     sessions: app.sessions,
+    userObjects,
     storage,
     publicUrl: config.publicUrl,
     secret: deps.jwtSecret,
@@ -163,5 +167,5 @@ export async function registerApi(app: FastifyInstance, deps: AppDependencies) {
     },
     { prefix: API_BASE },
   );
-  return { publicPages, utilities, listening: () => caches.listening() && apiKeyGate.listening() };
+  return { publicPages, utilities, listening: () => caches.listening() && apiKeyGate.listening() && userObjects.subscription!.live() };
 }

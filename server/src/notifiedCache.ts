@@ -8,6 +8,8 @@ export interface NotifiedCacheMeter {
 }
 
 const unmetered: NotifiedCacheMeter = { read() {}, dropped() {} };
+/** How many keys' last notifications are told apart; reads last milliseconds, so more come only in bursts. */
+const KEYS_NOTIFIED = 10_000;
 
 /**
  * Answers kept in memory and dropped the moment a write that changes one commits, on every instance:
@@ -17,8 +19,13 @@ const unmetered: NotifiedCacheMeter = { read() {}, dropped() {} };
  */
 export class NotifiedCache<V> {
   protected readonly answers: RecentCache<string, V>;
-  // Bumped by every notification: an answer read before one arrived may predate the write it announces.
-  protected generation = 0;
+  // Counts notifications: an answer read before one that names its key (or every key) arrived may
+  // predate the write it announces. A write to another key leaves a read in flight good to keep.
+  private generation = 0;
+  // The last notification that named every key; reads started before it are not kept.
+  private everyKeyAt = 0;
+  // The last notification that named each key since then.
+  private readonly keyAt = new Map<string, number>();
   subscription: Subscription | null = null;
 
   /** `ttlMs` only bounds a change no notification announces (an operator's SQL with triggers disabled). */
@@ -50,26 +57,41 @@ export class NotifiedCache<V> {
   /** Drops what the notifications heard so far changed, when that is left to the next read. */
   protected settle(): void {}
 
-  /** The moment a read starts; `remember` keeps its answer only if nothing was written since. */
+  /** The moment a read starts; `remember` keeps its answer only if nothing was written to its key since. */
   ticket(): number {
     return this.generation;
   }
 
   remember(ticket: number, key: string, answer: V, until?: Date): void {
-    if (ticket === this.generation && this.subscription?.live()) this.answers.set(key, answer, until?.getTime());
+    const written = Math.max(this.everyKeyAt, this.keyAt.get(key) ?? 0);
+    if (ticket >= written && this.subscription?.live()) this.answers.set(key, answer, until?.getTime());
   }
 
   /** A write committed: drops the answer it changed, or all of them (null). */
   forget(key: string | null): void {
-    this.generation++;
-    const dropped = key === null ? this.answers.clear() : Number(this.answers.delete(key));
-    if (dropped) this.meter.dropped(dropped);
+    if (key === null) {
+      this.anyMayHaveChanged();
+      const dropped = this.answers.clear();
+      if (dropped) this.meter.dropped(dropped);
+      return;
+    }
+    // Past so many keys (a bulk upload's commit), they are forgotten by counting them as every key.
+    if (this.keyAt.size >= KEYS_NOTIFIED) this.anyMayHaveChanged();
+    else this.keyAt.set(key, ++this.generation);
+    if (this.answers.delete(key)) this.meter.dropped(1);
   }
 
   /** A write committed: drops the answers it changed. */
   forgetWhere(changed: (answer: V) => boolean): void {
-    this.generation++;
+    this.anyMayHaveChanged();
     const dropped = this.answers.deleteWhere(changed);
     if (dropped) this.meter.dropped(dropped);
+  }
+
+  /** A notification that names answers by what they hold, not by key: no read in flight is kept. */
+  protected anyMayHaveChanged(): void {
+    this.generation++;
+    this.everyKeyAt = this.generation;
+    this.keyAt.clear();
   }
 }

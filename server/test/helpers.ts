@@ -201,19 +201,19 @@ let chipSerial = 0;
 /** A fresh 15-digit ISO chip number (country code 840, USA), unique in this process. */
 export const uniqueChip = (prefix = '840') => `${prefix}${String(Date.now() % 1e9).padStart(9, '0')}${String(chipSerial++).padStart(3, '0')}`.slice(0, 15);
 
+/** Create-pet's form for a pet named Biscuit of the first species, with the chip given (of the first brand) or none. */
+export const petForm = (data: StaticData, chipId: string | null) => ({
+  name: 'Biscuit',
+  chipId: chipId ?? '',
+  confirmChip: chipId ?? '',
+  chipTypeId: chipId ? data.brands[0]!.id : null,
+  speciesId: data.species[0]!.id,
+});
+
 /** Registers a dog with a chip for the owner through the API and answers the pet. */
 export async function registerPet(app: FastifyInstance, token: string, chipId: string | null = uniqueChip()) {
   const data = (await call<StaticData>(app, 'GET', 'utilities/static-data')).body.result!;
-  const { status, body } = await call<CreatedPet>(app, 'POST', 'Pet/create-pet', {
-    token,
-    body: {
-      name: 'Biscuit',
-      chipId: chipId ?? '',
-      confirmChip: chipId ?? '',
-      chipTypeId: chipId ? data.brands[0]!.id : null,
-      speciesId: data.species[0]!.id,
-    },
-  });
+  const { status, body } = await call<CreatedPet>(app, 'POST', 'Pet/create-pet', { token, body: petForm(data, chipId) });
   if (status !== 200) throw new Error(`pet registration failed: ${status} ${body.errors.join(', ')}`);
   return body.result!.pet;
 }

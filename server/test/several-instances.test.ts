@@ -3,13 +3,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type { ApiKeyEntry, AuthResult, IssuedApiKey } from '@petreg/contract';
+import type { ApiKeyEntry, AuthResult, CreatedPet, IssuedApiKey, StaticData, User } from '@petreg/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertEmails, backupContacts, chips, foundReports, mailOutbox, pets, textOutbox } from '../src/db/schema.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
 import { alertKit } from './alertKit.js';
-import { createTestApp, registerPet, signUpOwner, type TestContext } from './helpers.js';
+import { createTestApp, petForm, registerPet, signUpOwner, uniqueChip, type TestContext } from './helpers.js';
 import { startPortal, type PortalProcess } from './portalProcess.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -68,20 +68,22 @@ const signIn = async (instance: Instance, email: string, password: string) => {
   return answer.body.result!.token;
 };
 
-const currentUser = (instance: Instance, token: string) => request(instance, 'GET', 'Users/current-user', { token });
+const currentUser = (instance: Instance, token: string) => request<User>(instance, 'GET', 'Users/current-user', { token });
 
-/** How long after the call the other instance first refused the token, polled; fails past a few seconds. */
-async function refusedAfter(instance: Instance, token: string): Promise<number> {
+/** How long after the call the other instance's current-user first answered as `until` says, polled; fails past a few seconds. */
+async function answeredAfter(instance: Instance, token: string, until: (answer: Awaited<ReturnType<typeof currentUser>>) => boolean): Promise<number> {
   const started = performance.now();
   for (;;) {
-    const { status } = await currentUser(instance, token);
+    const answer = await currentUser(instance, token);
     const elapsed = performance.now() - started;
-    if (status === 401) return elapsed;
-    expect(status).toBe(200);
+    if (until(answer)) return elapsed;
+    expect(answer.status).toBe(200);
     if (elapsed > 5 * ENDS_WITHIN_MS) return elapsed;
     await new Promise((done) => setTimeout(done, 10));
   }
 }
+
+const refusedAfter = (instance: Instance, token: string) => answeredAfter(instance, token, ({ status }) => status === 401);
 
 /** Polls until `done` says so, for up to a minute. */
 async function eventually(done: () => Promise<boolean>) {
@@ -223,6 +225,31 @@ describe.runIf(process.env.TEST_DB === 'postgres')('two instances on one Postgre
     expect(await refusedAfter(b, token)).toBeLessThan(ENDS_WITHIN_MS);
     // Still refused there once the notification is long past: nothing remembered it as open.
     expect((await currentUser(a, token)).status).toBe(401);
+  });
+
+  it("a profile changed and a plan paid for on A show in the owner's user object on B within a second", async () => {
+    const { owner, token } = await ownerSignedInOnA();
+    // B keeps the user object it answered (current-user twice above).
+    expect((await currentUser(b, token)).body.result!.data).toMatchObject({ firstName: owner.input.firstName, haveActivePets: false, haveSubscriptions: false });
+
+    const profile = { ...owner.input, address1: '1 Main St', address2: '', city: 'Saint Louis', stateId: null, zipcode: '63101', notifyByEmail: true, notifyBySms: false };
+    const renamed = await request(a, 'PUT', `Users/${owner.user.id}`, { token, body: { ...profile, firstName: 'Renamed' } });
+    expect(renamed.status, renamed.body.errors.join()).toBe(200);
+    expect(await answeredAfter(b, token, ({ body }) => body.result?.data.firstName === 'Renamed')).toBeLessThan(ENDS_WITHIN_MS);
+
+    const data = (await request<StaticData>(a, 'GET', 'utilities/static-data')).body.result!;
+    const pet = await request<CreatedPet>(a, 'POST', 'Pet/create-pet', { token, body: petForm(data, uniqueChip()) });
+    expect(pet.status, pet.body.errors.join()).toBe(200);
+    const petId = pet.body.result!.pet.id;
+    const plans = (await request<{ plans: { id: number; oneTime: boolean }[] }>(a, 'GET', 'pet/plans')).body.result!.plans;
+    expect((await request(a, 'PUT', 'Pet/update-plan', { token, body: { id: petId, planId: plans.find((plan) => !plan.oneTime)!.id } })).status).toBe(200);
+    const checkout = await request<{ location: string }>(a, 'GET', `checkout/stripe-subscription/${petId}?petFlow=false&isTagSelected=false`, { token });
+    const sessionId = checkout.body.result!.location.split('/checkout/')[1]!;
+    expect((await currentUser(b, token)).body.result!.data).toMatchObject({ haveActivePets: false, haveSubscriptions: false });
+    const paid = await request(a, 'POST', `checkout/local/${sessionId}/pay`, { token, body: { name: 'Jamie Rivera', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' } });
+    expect(paid.status, paid.body.errors.join()).toBe(200);
+    const shownAfter = await answeredAfter(b, token, ({ body }) => body.result?.data.haveActivePets === true && body.result.data.haveSubscriptions === true);
+    expect(shownAfter).toBeLessThan(ENDS_WITHIN_MS);
   });
 
   it("an API key revoked on A is refused on B within a second, and its limit and usage count hold across both", async () => {

@@ -47,7 +47,7 @@ class PageCache<V extends ShownPet> extends NotifiedCache<V> {
   private readonly users = new Set<number>();
 
   forgetShowing(kind: 'pet' | 'user', id: number): void {
-    this.generation++;
+    this.anyMayHaveChanged();
     (kind === 'pet' ? this.pets : this.users).add(id);
   }
 

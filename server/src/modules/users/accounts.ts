@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { API_BASE, messages, type AuthResult, type Role, type User } from '@petreg/contract';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { imageUrl } from '../../adapters/storage/images.js';
-import type { Database } from '../../db/client.js';
+import type { Database, DatabaseHandle } from '../../db/client.js';
 import { states, users } from '../../db/schema.js';
-import { notFound } from '../../errors.js';
+import { loggable, notFound } from '../../errors.js';
+import { NotifiedCache } from '../../notifiedCache.js';
 import type { SessionService } from '../../plugins/auth.js';
-import { RecentCache } from '../../recent.js';
 
 export const byEmail = (email: string) => eq(sql`lower(${users.email})`, email.toLowerCase());
 
@@ -25,23 +26,47 @@ export const abandonedSignUp = and(isNotNull(users.signUpAbandonedAt), eq(users.
 /** Mailed tokens are stored only as this hash, so a database leak opens no account. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/**
+ * The channel the triggers of migration 0035_user_object_notify notify at commit: the account whose
+ * user object a write changed (its row, its pets' standing, its paid payments; '' for all).
+ */
+export const userObjectChannel = 'user_object';
+/**
+ * How long a user object is kept without reading it again. Every instance drops it when the database
+ * notifies a write that changes it, so this only bounds a change no trigger sees.
+ */
+const USER_OBJECT_TTL_MS = 60_000;
+
+export type UserObjects = NotifiedCache<User>;
+
+/** The user objects this instance keeps, by account id: current-user and token-login run on every page load. */
+export async function keepUserObjects(database: Pick<DatabaseHandle, 'listen'>, log: Pick<FastifyBaseLogger, 'warn'>): Promise<UserObjects> {
+  const kept = new NotifiedCache<User>(USER_OBJECT_TTL_MS, 10_000);
+  kept.subscription = await database.listen(
+    userObjectChannel,
+    (changed) => kept.forget(changed || null),
+    (error) => log.warn({ err: loggable(error), channel: userObjectChannel }, 'cannot listen for changed accounts: every page load reads its user object meanwhile'),
+  );
+  return kept;
+}
+
 export type Accounts = ReturnType<typeof createAccounts>;
 
 /** What every use case of the module reads: the user object, its cache, sign-in results. */
-export function createAccounts(deps: { db: Database; sessions: SessionService }) {
-  const { db, sessions } = deps;
+export function createAccounts(deps: { db: Database; sessions: SessionService; userObjects: UserObjects }) {
+  const { db, sessions, userObjects } = deps;
 
-  // current-user and token-login run on every page load; the object is kept briefly, dropped on change.
-  const recentUsers = new RecentCache<number, User>(5000, 10_000);
-
-  /** Call after anything the user object shows (roles, profile, pets, subscriptions) changed. */
+  /**
+   * Call after anything the user object shows (roles, profile, pets, subscriptions) changed: drops it
+   * here at once; the triggers tell every instance at commit.
+   */
   function forget(userId: number) {
-    recentUsers.delete(userId);
+    userObjects.forget(String(userId));
     sessions.forget(userId);
   }
 
-  // Read whenever the object above has gone (a page loaded more than 5 s after the last): built once
-  // and prepared under a name, so the server plans it once per connection.
+  // Read whenever the object is not kept (a first page load, a change, a minute gone): built once and
+  // prepared under a name, so the server plans it once per connection.
   const userRow = db
     .select({
       user: users,
@@ -56,8 +81,10 @@ export function createAccounts(deps: { db: Database; sessions: SessionService })
 
   /** The user object of spec section 3, read in one query. */
   async function loadUser(id: number): Promise<User> {
-    const recent = recentUsers.get(id);
-    if (recent) return recent;
+    const key = String(id);
+    const kept = await userObjects.get(key);
+    if (kept) return kept;
+    const ticket = userObjects.ticket();
     const [row] = await userRow.execute({ id });
     if (!row) throw notFound(messages.notFound);
     const u = row.user;
@@ -95,7 +122,7 @@ export function createAccounts(deps: { db: Database; sessions: SessionService })
         settings: u.settings,
       },
     };
-    recentUsers.set(id, user);
+    userObjects.remember(ticket, key, user);
     return user;
   }
 

@@ -7,7 +7,7 @@ import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { conflict } from '../../errors.js';
 import type { Session, SessionService } from '../../plugins/auth.js';
-import { abandonedSignUp, byEmail, createAccounts, holdsNothing } from './accounts.js';
+import { abandonedSignUp, byEmail, createAccounts, holdsNothing, type UserObjects } from './accounts.js';
 import { createEmailChange } from './emailChange.js';
 import { createPasswordReset } from './passwordReset.js';
 import { createPhoneVerification } from './phoneVerification.js';
@@ -22,6 +22,7 @@ export function createUserService(deps: {
   db: Database;
   mailer: Mailer;
   sessions: SessionService;
+  userObjects: UserObjects;
   storage: FileStorage;
   publicUrl: string;
   /** Keys the hashes that stand for e-mails and addresses in the sign-in counters, and for phone codes. */
