@@ -25,14 +25,14 @@ CREATE TRIGGER "users_notify_user_object" AFTER UPDATE ON "users"
 CREATE TRIGGER "users_delete_notify_user_object" AFTER DELETE ON "users"
   FOR EACH ROW EXECUTE FUNCTION "notify_user_object"();
 --> statement-breakpoint
-CREATE TRIGGER "pets_insert_notify_user_object" AFTER INSERT OR DELETE ON "pets"
+CREATE TRIGGER "pets_insert_delete_notify_user_object" AFTER INSERT OR DELETE ON "pets"
   FOR EACH ROW EXECUTE FUNCTION "notify_user_object"();
 --> statement-breakpoint
 CREATE TRIGGER "pets_update_notify_user_object" AFTER UPDATE OF "is_active", "deleted_at", "user_id" ON "pets"
   FOR EACH ROW WHEN (OLD."is_active" IS DISTINCT FROM NEW."is_active" OR OLD."deleted_at" IS DISTINCT FROM NEW."deleted_at" OR OLD."user_id" IS DISTINCT FROM NEW."user_id")
   EXECUTE FUNCTION "notify_user_object"();
 --> statement-breakpoint
-CREATE TRIGGER "payments_insert_notify_user_object" AFTER INSERT OR DELETE ON "payments"
+CREATE TRIGGER "payments_insert_delete_notify_user_object" AFTER INSERT OR DELETE ON "payments"
   FOR EACH ROW EXECUTE FUNCTION "notify_user_object"();
 --> statement-breakpoint
 CREATE TRIGGER "payments_update_notify_user_object" AFTER UPDATE OF "status", "user_id" ON "payments"

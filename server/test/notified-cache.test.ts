@@ -46,6 +46,8 @@ describe('NotifiedCache', () => {
   it('keeps no answer read while more keys were announced than it tells apart', () => {
     const cache = cacheListening();
     const ticket = cache.ticket();
+    // Its own key first, then so many others that the first is no longer told apart.
+    cache.forget('key');
     for (let i = 0; i < 10_001; i++) cache.forget(`chip-${i}`);
     cache.remember(ticket, 'key', 'stale');
     expect(cache.get('key')).toBeUndefined();

@@ -250,6 +250,11 @@ describe.runIf(process.env.TEST_DB === 'postgres')('two instances on one Postgre
     expect(paid.status, paid.body.errors.join()).toBe(200);
     const shownAfter = await answeredAfter(b, token, ({ body }) => body.result?.data.haveActivePets === true && body.result.data.haveSubscriptions === true);
     expect(shownAfter).toBeLessThan(ENDS_WITHIN_MS);
+
+    // The payment also made the owner a paying member (the account's row); a write to the pet alone,
+    // by a third process, reaches B through the pets' trigger.
+    await ctx.database.db.update(pets).set({ isActive: false }).where(eq(pets.id, petId));
+    expect(await answeredAfter(b, token, ({ body }) => body.result?.data.haveActivePets === false)).toBeLessThan(ENDS_WITHIN_MS);
   });
 
   it("an API key revoked on A is refused on B within a second, and its limit and usage count hold across both", async () => {

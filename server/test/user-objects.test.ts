@@ -42,13 +42,9 @@ describe('the user objects an instance keeps', () => {
     return createAccounts({ db: ctx.database.db, sessions: ctx.app.sessions, userObjects });
   }
 
-  it('listen on the channel the triggers notify', async () => {
-    await accountsListening(true);
-    expect(channels.at(-1)).toBe(userObjectChannel);
-  });
-
   it("are kept until the database names the account, and all of them on '' or a lost connection", async () => {
     const accounts = await accountsListening(true);
+    expect(channels.at(-1)).toBe(userObjectChannel);
     const first = (await signUpOwner(ctx.app)).user;
     const second = (await signUpOwner(ctx.app)).user;
     await accounts.loadUser(first.id);
@@ -116,7 +112,7 @@ describe('writes that change a user object', () => {
     expect(await heardOf(() => rename(user.id, 'Heard'))).toEqual([]);
   });
 
-  it("name the owner of a pet registered, switched on, removed, and both owners of a pet moved", async () => {
+  it("name the owner of a pet registered, switched on, removed or erased, and both owners of a pet moved", async () => {
     const owner = await signUpOwner(ctx.app);
     const other = await signUpOwner(ctx.app);
     const id = String(owner.user.id);
@@ -126,12 +122,17 @@ describe('writes that change a user object', () => {
     expect(await heardOf(() => ctx.database.db.update(pets).set({ name: 'Renamed pet' }).where(eq(pets.id, pet!.id)))).toEqual([]);
     expect(await heardOf(() => ctx.database.db.update(pets).set({ userId: other.user.id }).where(eq(pets.id, pet!.id)))).toEqual([id, String(other.user.id)]);
     expect(await heardOf(() => ctx.database.db.update(pets).set({ deletedAt: new Date() }).where(eq(pets.id, pet!.id)))).toEqual([String(other.user.id)]);
+    // A pet row with nothing hanging from it, written and erased straight in the database.
+    let bare: { id: number } | undefined;
+    expect(await heardOf(async () => ([bare] = await ctx.database.db.insert(pets).values({ userId: owner.user.id, name: 'Erased' }).returning()))).toEqual([id]);
+    expect(await heardOf(() => ctx.database.db.delete(pets).where(eq(pets.id, bare!.id)))).toEqual([id]);
   });
 
-  it('name the payer of a payment made or refunded, and everyone for a state edited', async () => {
+  it('name the payer of a payment made, refunded or removed, and everyone for a state edited', async () => {
     const { user } = await signUpOwner(ctx.app);
     expect(await heardOf(() => paidPayment(user.id))).toEqual([String(user.id)]);
     expect(await heardOf(() => ctx.database.db.update(payments).set({ status: 'refund_due' }).where(eq(payments.userId, user.id)))).toEqual([String(user.id)]);
+    expect(await heardOf(() => ctx.database.db.delete(payments).where(eq(payments.userId, user.id)))).toEqual([String(user.id)]);
     const [state] = await ctx.database.db.select().from(states).where(eq(states.id, 1));
     expect(await heardOf(() => ctx.database.db.update(states).set({ name: state!.name }).where(eq(states.id, 1)))).toEqual(['']);
   });
@@ -141,13 +142,18 @@ describe('writes that change a user object', () => {
 describe('Users/current-user after a write straight to the database', () => {
   const current = async (token: string) => (await call<User>(ctx.app, 'GET', 'Users/current-user', { token })).body.result!.data;
 
-  it('shows the new name, an active pet and a paid plan on the next page load', async () => {
+  it('shows an active pet, a paid plan, a removed pet and a new name, each on the next page load', async () => {
     const owner = await signUpOwner(ctx.app);
     const pet = await registerPet(ctx.app, owner.token);
     expect(await current(owner.token)).toMatchObject({ firstName: owner.input.firstName, haveActivePets: false, haveSubscriptions: false });
-    await rename(owner.user.id, 'Straight');
+    // Each write alone, none of them to the account's row: only its own table's trigger tells.
     await activatePet(ctx.database, pet.id);
+    expect(await current(owner.token)).toMatchObject({ haveActivePets: true, haveSubscriptions: false });
     await paidPayment(owner.user.id);
-    expect(await current(owner.token)).toMatchObject({ firstName: 'Straight', displayName: `Straight ${owner.input.lastName}`, haveActivePets: true, haveSubscriptions: true });
+    expect(await current(owner.token)).toMatchObject({ haveActivePets: true, haveSubscriptions: true });
+    await ctx.database.db.update(pets).set({ deletedAt: new Date() }).where(eq(pets.id, pet.id));
+    expect(await current(owner.token)).toMatchObject({ haveActivePets: false, haveSubscriptions: true });
+    await rename(owner.user.id, 'Straight');
+    expect(await current(owner.token)).toMatchObject({ firstName: 'Straight', displayName: `Straight ${owner.input.lastName}` });
   });
 });

@@ -43,7 +43,7 @@ export type PoolMode = 'session' | 'transaction';
 
 /**
  * Statements that cannot notify: the notifications come only from the triggers of writes (migrations
- * 0012, 0017, 0028, 0032). The listening connection's own check (`select pg_notify`) is no write.
+ * 0012, 0017, 0026, 0028, 0032, 0035). The listening connection's own check (`select pg_notify`) is no write.
  */
 const CANNOT_NOTIFY = /^\s*(select|begin|commit|rollback|set|show)\b/i;
 

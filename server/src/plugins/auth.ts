@@ -45,8 +45,8 @@ export const sessionCheckChannel = 'session_check';
  */
 const SESSION_CHECK_TTL_MS = 60_000;
 /**
- * How long a token's checked signature is remembered: as long as its session check, since a signature
- * stays good for the token's life. Its session is checked on every request all the same (ended,
+ * How long a token's checked signature is remembered (never past the token's own expiry): as long as
+ * its session check, since a signature stays good for the token's life. Its session is checked on every request all the same (ended,
  * expired, switched off), and a signature's check takes about 70 µs of CPU (jose, Web Crypto), as
  * much as the rest of a current-user call: a session asking every few seconds paid it on most calls.
  */
@@ -163,10 +163,10 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { database: Pick
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
         if (typeof payload.sid !== 'string' || !payload.sub) return null;
         claims = { sessionId: payload.sid, userId: Number(payload.sub) };
+        verifiedTokens.set(token, claims, payload.exp === undefined ? undefined : payload.exp * 1000);
       } catch {
         return null;
       }
-      verifiedTokens.set(token, claims);
     }
     return app.sessions.check(claims.sessionId, claims.userId);
   }
