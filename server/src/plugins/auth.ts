@@ -46,9 +46,10 @@ export const sessionCheckChannel = 'session_check';
 const SESSION_CHECK_TTL_MS = 60_000;
 /**
  * How long a token's checked signature is remembered (never past the token's own expiry): as long as
- * its session check, since a signature stays good for the token's life. Its session is checked on every request all the same (ended,
- * expired, switched off), and a signature's check takes about 70 µs of CPU (jose, Web Crypto), as
- * much as the rest of a current-user call: a session asking every few seconds paid it on most calls.
+ * its session check, since a signature stays good for the token's life. Its session is checked on
+ * every request all the same (ended, expired, switched off), and a signature's check takes about 70 µs
+ * of CPU (jose, Web Crypto), as much as the rest of a current-user call: a session asking every few
+ * seconds paid it on most calls.
  */
 const VERIFIED_TOKEN_TTL_MS = SESSION_CHECK_TTL_MS;
 
