@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { User } from '@petreg/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ afterAll(() => ctx.close());
 
 const rename = (userId: number, firstName: string) => ctx.database.db.update(users).set({ firstName }).where(eq(users.id, userId));
 const paidPayment = (userId: number) =>
-  ctx.database.db.insert(payments).values({ userId, provider: 'local', providerSessionId: `cs_${userId}_${Date.now()}`, amountCents: 1995, currency: 'usd', status: 'paid' });
+  ctx.database.db.insert(payments).values({ userId, provider: 'local', providerSessionId: `cs_${randomUUID()}`, amountCents: 1995, currency: 'usd', status: 'paid' });
 
 /**
  * The user objects an instance keeps, with a listening connection the test plays: notifications it
