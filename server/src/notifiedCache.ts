@@ -1,4 +1,6 @@
-import type { Subscription } from './db/client.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DatabaseHandle, Subscription } from './db/client.js';
+import { loggable } from './errors.js';
 import { RecentCache } from './recent.js';
 
 /** Hears how a cache serves: each read, answered from memory or not, and answers dropped (for /metrics). */
@@ -94,4 +96,23 @@ export class NotifiedCache<V> {
     this.everyKeyAt = this.generation;
     this.keyAt.clear();
   }
+}
+
+/**
+ * A cache of answers by key that listens on `channel`, whose triggers notify the key a write changed
+ * ('' for every key). `meanwhile` says, for the log, what happens while it cannot listen.
+ */
+export async function cacheForgottenByChannel<V>(
+  database: Pick<DatabaseHandle, 'listen'>,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+  options: { channel: string; ttlMs: number; max: number; meanwhile: string },
+): Promise<NotifiedCache<V>> {
+  const { channel } = options;
+  const cache = new NotifiedCache<V>(options.ttlMs, options.max);
+  cache.subscription = await database.listen(
+    channel,
+    (changed) => cache.forget(changed || null),
+    (error) => log.warn({ err: loggable(error), channel }, options.meanwhile),
+  );
+  return cache;
 }

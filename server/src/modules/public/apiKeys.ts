@@ -6,7 +6,7 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { apiKeys } from '../../db/schema.js';
 import { loggable } from '../../errors.js';
 import type { Limit } from '../../http.js';
-import { NotifiedCache } from '../../notifiedCache.js';
+import { cacheForgottenByChannel } from '../../notifiedCache.js';
 import { RecentCache } from '../../recent.js';
 
 /** Every key starts so, which tells a key pasted in the wrong place (and secret scanners) what it is. */
@@ -59,12 +59,12 @@ export type ApiKeyGate = Awaited<ReturnType<typeof createApiKeyGate>>;
 /** Checks the keys the open lookup is called with, and counts their use. */
 export async function createApiKeyGate(deps: { database: Pick<DatabaseHandle, 'db' | 'listen'>; log: Pick<FastifyBaseLogger, 'warn'> }) {
   const { db } = deps.database;
-  const holders = new NotifiedCache<ApiKeyHolder>(CHECK_TTL_MS, 10_000);
-  holders.subscription = await deps.database.listen(
-    apiKeyCheckChannel,
-    (changed) => holders.forget(changed || null),
-    (error) => deps.log.warn({ err: loggable(error), channel: apiKeyCheckChannel }, 'cannot listen for revoked API keys: every call with a key checks it in the database meanwhile'),
-  );
+  const holders = await cacheForgottenByChannel<ApiKeyHolder>(deps.database, deps.log, {
+    channel: apiKeyCheckChannel,
+    ttlMs: CHECK_TTL_MS,
+    max: 10_000,
+    meanwhile: 'cannot listen for revoked API keys: every call with a key checks it in the database meanwhile',
+  });
   // Refusals are remembered apart, and fewer: keys made up by the thousand never push a live key out.
   const refusals = new RecentCache<string, string>(REFUSAL_TTL_MS, 1_000);
   const uses = new Map<number, { count: number; lastUsedAt: Date }>();

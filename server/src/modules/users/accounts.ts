@@ -5,8 +5,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { imageUrl } from '../../adapters/storage/images.js';
 import type { Database, DatabaseHandle } from '../../db/client.js';
 import { states, users } from '../../db/schema.js';
-import { loggable, notFound } from '../../errors.js';
-import { NotifiedCache } from '../../notifiedCache.js';
+import { notFound } from '../../errors.js';
+import { cacheForgottenByChannel, type NotifiedCache } from '../../notifiedCache.js';
 import type { SessionService } from '../../plugins/auth.js';
 
 export const byEmail = (email: string) => eq(sql`lower(${users.email})`, email.toLowerCase());
@@ -40,15 +40,13 @@ const USER_OBJECT_TTL_MS = 60_000;
 export type UserObjects = NotifiedCache<User>;
 
 /** The user objects this instance keeps, by account id: current-user and token-login run on every page load. */
-export async function keepUserObjects(database: Pick<DatabaseHandle, 'listen'>, log: Pick<FastifyBaseLogger, 'warn'>): Promise<UserObjects> {
-  const kept = new NotifiedCache<User>(USER_OBJECT_TTL_MS, 10_000);
-  kept.subscription = await database.listen(
-    userObjectChannel,
-    (changed) => kept.forget(changed || null),
-    (error) => log.warn({ err: loggable(error), channel: userObjectChannel }, 'cannot listen for changed accounts: every page load reads its user object meanwhile'),
-  );
-  return kept;
-}
+export const keepUserObjects = (database: Pick<DatabaseHandle, 'listen'>, log: Pick<FastifyBaseLogger, 'warn'>): Promise<UserObjects> =>
+  cacheForgottenByChannel(database, log, {
+    channel: userObjectChannel,
+    ttlMs: USER_OBJECT_TTL_MS,
+    max: 10_000,
+    meanwhile: 'cannot listen for changed accounts: every page load reads its user object meanwhile',
+  });
 
 export type Accounts = ReturnType<typeof createAccounts>;
 
