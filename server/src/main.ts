@@ -1,3 +1,5 @@
+// First: V8's flags hold for what the modules below allocate.
+import './v8Flags.js';
 import { join } from 'node:path';
 import { API_BASE } from '@petreg/contract';
 import { createMailer } from './adapters/mail/index.js';
