@@ -1,5 +1,7 @@
 // The portal the benchmarks measure: built in this process on a fresh database (PGlite in a temporary
 // folder, or DATABASE_URL), listening on a free port, with one signed-up owner.
+// As the portal's own start sets it (server/src/main.ts).
+import '../server/src/v8Flags.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// First: V8's flags hold for what the modules below allocate.
+// Imported first, so its flag is set as early as the bundle allows (after the imported libraries load), before any request.
 import './v8Flags.js';
 import { join } from 'node:path';
 import { API_BASE } from '@petreg/contract';
