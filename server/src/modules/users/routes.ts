@@ -14,7 +14,7 @@ import {
   verifyPhoneSchema,
 } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { answer, perEmail, perIp, perUser, sendImage, withImageBodyLimit } from '../../http.js';
+import { answer, perEmail, perIp, perUser, sendImage, sendKeptAnswer, withImageBodyLimit } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
 import type { UserService } from './service.js';
 import type { SocialVerifier } from './social.js';
@@ -132,8 +132,8 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; social: Soc
     answer(await users.tokenLogin(sessionOf(request))),
   );
 
-  app.get('/Users/current-user', { schema: { tags }, config: { auth: 'signedIn' } }, async (request) =>
-    answer(await users.loadUser(sessionOf(request).userId)),
+  app.get('/Users/current-user', { schema: { tags }, config: { auth: 'signedIn' } }, async (request, reply) =>
+    sendKeptAnswer(reply, await users.loadUser(sessionOf(request).userId)),
   );
 
   app.put(
