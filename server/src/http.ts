@@ -14,7 +14,8 @@ const keptAnswers = new WeakMap<object, string>();
 /**
  * Sends the envelope of a result kept in memory and never changed, only replaced (a user object), as
  * text written on its first call: every page load asks for the user object, and serialising it again
- * each time was about 3 µs, 4% of a kept current-user's CPU. The bytes are those Fastify would send.
+ * each time was about 3 µs of the 74 a kept current-user took under perf. The bytes are those Fastify
+ * would send. The text lives as long as its object (a user object of the largest settings: 16 KB more).
  */
 export function sendKeptAnswer(reply: FastifyReply, result: object) {
   let text = keptAnswers.get(result);

@@ -158,16 +158,14 @@ describe('Users/current-user after a write straight to the database', () => {
     expect(await current(owner.token)).toMatchObject({ firstName: 'Straight', displayName: `Straight ${owner.input.lastName}` });
   });
 
-  it("answers the kept object's envelope as JSON, each owner their own, the same text on every call", async () => {
+  it("answers the bytes Fastify would serialise for the kept object, each owner their own", async () => {
     const owners = [await signUpOwner(ctx.app), await signUpOwner(ctx.app)];
     for (const owner of owners) {
-      const asked = () => ctx.app.inject({ method: 'GET', url: '/api/v2/Users/current-user', headers: { authorization: `Bearer ${owner.token}` } });
-      const first = await asked();
-      const again = await asked();
-      expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(again.body).toBe(first.body);
-      expect(JSON.parse(first.body)).toEqual({ succeeded: true, result: owner.user, errors: [] });
-      expect(first.json().result.data.email).toBe(owner.input.email);
+      for (let call = 0; call < 2; call++) {
+        const answer = await ctx.app.inject({ method: 'GET', url: '/api/v2/Users/current-user', headers: { authorization: `Bearer ${owner.token}` } });
+        expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(answer.body).toBe(JSON.stringify({ succeeded: true, result: owner.user, errors: [] }));
+      }
     }
   });
 });
