@@ -8,6 +8,9 @@ import { AppError } from './errors.js';
 /** Answers a successful call in the envelope. */
 export const answer = <T>(result: T): Succeeded<T> => ok(result);
 
+/** Sends JSON already written as text: Fastify sends a string with a JSON content type as it is. */
+export const sendJsonText = (reply: FastifyReply, text: string) => reply.type('application/json; charset=utf-8').send(text);
+
 /** The envelope's JSON text of each kept result, written once. */
 const keptAnswers = new WeakMap<object, string>();
 
@@ -20,7 +23,7 @@ const keptAnswers = new WeakMap<object, string>();
 export function sendKeptAnswer(reply: FastifyReply, result: object) {
   let text = keptAnswers.get(result);
   if (text === undefined) keptAnswers.set(result, (text = JSON.stringify(answer(result))));
-  return reply.type('application/json; charset=utf-8').send(text);
+  return sendJsonText(reply, text);
 }
 
 export interface Limit {
@@ -143,5 +146,5 @@ export function holdsCurrent(request: FastifyRequest, etag: string): boolean {
 export function sendFixedJson(request: FastifyRequest, reply: FastifyReply, answer: FixedJson, cacheControl: string) {
   reply.header('etag', answer.etag).header('cache-control', cacheControl).header('vary', 'accept-encoding');
   if (holdsCurrent(request, answer.etag)) return reply.status(304).send();
-  return reply.type('application/json; charset=utf-8').send(answer.text);
+  return sendJsonText(reply, answer.text);
 }

@@ -1,6 +1,6 @@
 import { accountExportFileName, closeAccountSchema } from '@petreg/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { answer, perUser } from '../../http.js';
+import { answer, perUser, sendJsonText } from '../../http.js';
 import { sessionOf } from '../../plugins/auth.js';
 import type { createAccountClosing } from './closeAccount.js';
 import type { createAccountExport } from './export.js';
@@ -24,11 +24,8 @@ export const ownerDataRoutes: FastifyPluginAsyncZod<{
     const { userId } = sessionOf(request);
     const now = new Date();
     const file = await accountExport.build(userId, now);
-    return reply
-      .type('application/json; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${accountExportFileName(userId, now)}"`)
-      .header('cache-control', 'no-store')
-      .send(JSON.stringify(file, null, 2));
+    reply.header('content-disposition', `attachment; filename="${accountExportFileName(userId, now)}"`).header('cache-control', 'no-store');
+    return sendJsonText(reply, JSON.stringify(file, null, 2));
   });
 
   app.post(
