@@ -1,11 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Mailer, MailMessage } from '../src/adapters/mail/index.js';
+import { MailServerUnavailableError, type Mailer, type MailMessage } from '../src/adapters/mail/index.js';
 import { createFileTexter } from '../src/adapters/sms/index.js';
 import { alertEmails, mailOutbox } from '../src/db/schema.js';
 import { sendDueAlertEmails } from '../src/worker/alertEmails.js';
 import { startWorker } from '../src/worker/index.js';
-import { claimDue, clockOf, LEASE_MS, RENEW_EVERY_MS, sendDueMail } from '../src/worker/outbox.js';
+import { claimDue, clockOf, LEASE_MS, MAILS_AT_ONCE, RENEW_EVERY_MS, SERVER_PAUSE_MS, sendDueMail } from '../src/worker/outbox.js';
 import { alertKit, alertMailSettings } from './alertKit.js';
 import { createTestApp, type TestContext } from './helpers.js';
 
@@ -155,5 +155,63 @@ describe('a queued e-mail of the mail outbox', () => {
     const rest = await claimDue(db(), mailOutbox, clockOf(), 20);
     expect(rest.map((r) => r.id).sort()).toEqual(queued.slice(1).map((r) => r.id).sort());
     expect(rest.every((r) => r.attempts === 0)).toBe(true);
+  });
+
+  /** Queues `count` account e-mails, the i-th to one of `people` addresses, titled by its number. */
+  async function queueBurst(count: number, people: number) {
+    await db().update(mailOutbox).set({ status: 'sent' });
+    return db()
+      .insert(mailOutbox)
+      .values(Array.from({ length: count }, (_, i) => ({ recipient: `burst-${i % people}@example.com`, kind: 'email-confirmation' as const, subject: `Mail ${i}`, text: 'Confirm' })))
+      .returning();
+  }
+
+  it('goes out with the rest of a burst in one round, several at once, each person\'s in the order they were written', async () => {
+    const queued = await queueBurst(250, 40);
+    const sent: MailMessage[] = [];
+    const inFlight = new Set<string>();
+    let most = 0;
+    let sameTwice = false;
+    const mailer: Mailer = {
+      async send(message) {
+        if (inFlight.has(message.to)) sameTwice = true;
+        inFlight.add(message.to);
+        most = Math.max(most, inFlight.size);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        inFlight.delete(message.to);
+        sent.push(message);
+      },
+    };
+    expect(await sendDueMail(db(), mailer)).toBe(250);
+    expect(sent).toHaveLength(250);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(MAILS_AT_ONCE);
+    expect(sameTwice).toBe(false);
+    for (let person = 0; person < 40; person++) {
+      const written = queued.filter((m) => m.recipient === `burst-${person}@example.com`).map((m) => m.subject);
+      expect(sent.filter((m) => m.to === `burst-${person}@example.com`).map((m) => m.subject)).toEqual(written);
+    }
+    const rows = await db().select().from(mailOutbox).where(eq(mailOutbox.kind, 'email-confirmation'));
+    expect(rows.filter((r) => queued.some((q) => q.id === r.id)).every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
+  });
+
+  it('ends the round when the mail server is out of reach: the batch waits for it, the next is not claimed, no attempt is used up', async () => {
+    const queued = await queueBurst(150, 150);
+    let calls = 0;
+    const mailer: Mailer = {
+      async send() {
+        if (++calls >= 5) throw new MailServerUnavailableError('connect ECONNREFUSED 127.0.0.1:25');
+      },
+    };
+    const before = Date.now();
+    const sent = await sendDueMail(db(), mailer);
+    expect(sent).toBe(4);
+    const rows = await db().select().from(mailOutbox).where(sql`${mailOutbox.id} >= ${queued[0]!.id}`).orderBy(mailOutbox.id);
+    const [firstBatch, rest] = [rows.slice(0, 100), rows.slice(100)];
+    expect(firstBatch.filter((r) => r.status === 'sent')).toHaveLength(4);
+    const waiting = firstBatch.filter((r) => r.status !== 'sent');
+    expect(waiting.every((r) => r.status === 'pending' && r.attempts === 0 && r.lastError === 'Error: connect ECONNREFUSED 127.0.0.1:25')).toBe(true);
+    expect(waiting.every((r) => r.nextAttemptAt.getTime() >= before + SERVER_PAUSE_MS - 1000)).toBe(true);
+    expect(rest.every((r) => r.status === 'pending' && r.attempts === 0 && r.lastError === null && r.nextAttemptAt.getTime() <= Date.now())).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, queryRows, type DatabaseHandle } from '../src/db/client.js';
 import { alertEmails, checkoutSessions, chips, mailOutbox, payments, petAlerts, textOutbox, users } from '../src/db/schema.js';
-import { CONCURRENCY as ALERT_EMAILS_AT_ONCE } from '../src/worker/alertEmails.js';
+import { MAILS_AT_ONCE as ALERT_EMAILS_AT_ONCE } from '../src/worker/outbox.js';
 import { alertKit } from './alertKit.js';
 import { call, createTestApp, registerPet, signUpOwner, uniqueChip, validSignUp, type TestContext } from './helpers.js';
 import { callOver, startPortal, type PortalProcess } from './portalProcess.js';

@@ -91,6 +91,26 @@ describe('the text outbox', () => {
     expect(taken.map((t) => t.to)).toEqual(['+13145550102']);
   });
 
+  it('sends a burst larger than a batch in one round', async () => {
+    const burst = Array.from({ length: 45 }, (_, i) => ({ to: `+1314555${String(1000 + i)}`, kind: 'found-report' as const, body: `Text ${i}` }));
+    expect(await queueTexts(db(), burst)).toBe(45);
+    const { texter, taken } = provider();
+    expect(await sendDueTexts(db(), texter)).toEqual({ sent: 45, canceled: 0 });
+    expect(taken.map((t) => t.body).sort()).toEqual(burst.map((t) => t.body).sort());
+    expect((await rows()).every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
+  });
+
+  it('ends the round when the provider is out of reach: the next batch is not claimed, no attempt is used up', async () => {
+    await queueTexts(db(), Array.from({ length: 45 }, (_, i) => ({ to: `+1314555${String(2000 + i)}`, kind: 'found-report' as const, body: `Text ${i}` })));
+    const { texter } = provider(() => new TextProviderUnavailableError('connect ECONNREFUSED'));
+    expect(await sendDueTexts(db(), texter)).toEqual({ sent: 0, canceled: 0 });
+    const after = await rows();
+    expect(after.every((r) => r.status === 'pending' && r.attempts === 0)).toBe(true);
+    // The first batch waits for the provider; what no batch claimed is still due, untouched.
+    expect(after.filter((r) => r.lastError !== null)).toHaveLength(20);
+    expect(after.slice(20).every((r) => r.lastError === null && r.nextAttemptAt.getTime() <= Date.now())).toBe(true);
+  });
+
   it('waits for a provider out of reach without using up an attempt', async () => {
     await queueTexts(db(), [
       { to: '+13145550101', kind: 'found-report', body: 'a' },

@@ -3,15 +3,9 @@ import { MailServerUnavailableError, RecipientRefusedError, type Mailer } from '
 import type { Database } from '../db/client.js';
 import { alertEmails, emailUnsubscribes, petAlerts } from '../db/schema.js';
 import { alertMessageWriter, readAlerts, type AlertContext, type AlertMailSettings } from '../modules/alerts/messages.js';
-import { claimDue, clockOf, failedAttempt, forEachLimited, handBack, holdClaims, SERVER_PAUSE_MS, uncounted, type SendTally } from './outbox.js';
+import { clockOf, failedAttempt, forEachLimited, handBack, MAILS_AT_ONCE, SERVER_PAUSE_MS, sendBatches, uncounted, type BatchOutcome, type Claims, type SendTally } from './outbox.js';
 
 const BATCH = 200;
-/**
- * Messages in flight at once. The SMTP transport pools 5 connections (nodemailer's default); about
- * three messages a connection keep each busy while the last answer and the database mark are on
- * their way (measured: 5 in flight, 500 messages/s to a local server; 16, 750).
- */
-export const CONCURRENCY = 16;
 
 type AlertEmailRow = typeof alertEmails.$inferSelect;
 
@@ -103,21 +97,10 @@ export async function sendDueAlertEmails(
     tally('sent');
   }
 
-  while (!stop?.aborted) {
-    const claimed = await claimDue(db, alertEmails, clock, BATCH);
-    if (claimed.length === 0) break;
-    const claims = holdClaims(db, alertEmails, claimed, clock);
-    try {
-      await sendClaimed(claimed, claims);
-    } finally {
-      await claims.end();
-    }
-    // With the mail server out of reach the rest waits for a later run, instead of each message timing out in turn.
-    if (serverDown || claimed.length < BATCH) break;
-  }
+  await sendBatches(db, alertEmails, clock, BATCH, stop, sendClaimed);
   return run;
 
-  async function sendClaimed(claimed: AlertEmailRow[], claims: ReturnType<typeof holdClaims>) {
+  async function sendClaimed(claimed: AlertEmailRow[], claims: Claims): Promise<BatchOutcome> {
     const alerts = await readAlerts(db, [...new Set(claimed.map((r) => r.alertId))], settings.publicUrl);
     const unsubscribedRows = await db
       .select({ email: emailUnsubscribes.email })
@@ -136,12 +119,14 @@ export async function sendDueAlertEmails(
     }
     const untried = await forEachLimited(
       due,
-      CONCURRENCY,
+      MAILS_AT_ONCE,
       (row) => deliver(row, alerts.get(row.alertId)!).finally(() => claims.letGo(row.id)),
       () => serverDown || Boolean(stop?.aborted),
     );
     // Due when the mail server may be back; handed back at a stop, due at once.
     await handBack(db, alertEmails, untried.map((r) => r.id), clock, serverDown ? SERVER_PAUSE_MS : 0);
     run.waiting += untried.length;
+    // With the mail server out of reach the rest waits for a later run, instead of each message timing out in turn.
+    return serverDown ? 'provider out of reach' : 'through';
   }
 }

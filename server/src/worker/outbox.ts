@@ -5,7 +5,14 @@ import { alertEmails, mailOutbox, textOutbox } from '../db/schema.js';
 import { noteBouncedEmail } from '../modules/contacts/deliveryFailures.js';
 import { hideLinkCodes } from '../modules/users/mailedLinks.js';
 
-const BATCH = 20;
+/** Account e-mails claimed at a time: sent batch after batch while full ones come (see `sendBatches`). */
+const BATCH = 100;
+/**
+ * E-mails in flight at once, account and alert e-mails alike. The SMTP transport pools 5 connections
+ * (nodemailer's default); about three messages a connection keep each busy while the last answer and
+ * the database mark are on their way (measured: 5 in flight, 500 messages/s to a local server; 16, 750).
+ */
+export const MAILS_AT_ONCE = 16;
 const MAX_ATTEMPTS = 8;
 /** A claim runs out this long after it was made or last renewed: a dead worker's rows are due again within a minute. */
 export const LEASE_MS = 45_000;
@@ -23,6 +30,8 @@ export const uncounted: SendTally = () => {};
 
 /** Minutes to wait before the next try: 1, 2, 4 … capped at an hour. */
 const backoffMs = (attempts: number) => Math.min(60, 2 ** (attempts - 1)) * 60_000;
+
+type MailRow = typeof mailOutbox.$inferSelect;
 
 /** The outbox tables: the mail outbox, the alert e-mails and the texts. */
 type OutboxTable = typeof mailOutbox | typeof alertEmails | typeof textOutbox;
@@ -135,6 +144,41 @@ export async function forEachLimited<T>(items: T[], limit: number, work: (item: 
 /** How long e-mails wait for a mail server that was out of reach. */
 export const SERVER_PAUSE_MS = 60_000;
 
+/** A batch's claims, renewed while it is being sent (see `holdClaims`). */
+export type Claims = ReturnType<typeof holdClaims>;
+
+/** How sending a batch ended: through, or stopped by a provider out of reach (the rest waits for it). */
+export type BatchOutcome = 'through' | 'provider out of reach';
+
+/**
+ * Claims due rows and sends them batch after batch while full batches come, so a burst (a thousand
+ * sign-ups' confirmations, a shelter's upload) goes out in one round rather than one batch a tick,
+ * and a found report written behind it reaches the owner in seconds, not minutes. Ends at a batch
+ * that is not full, once `stop` is signalled, or when the provider is out of reach: the rest waits
+ * for a later round.
+ */
+export async function sendBatches<T extends OutboxTable>(
+  db: Database,
+  table: T,
+  clock: Clock,
+  size: number,
+  stop: AbortSignal | undefined,
+  send: (rows: T['$inferSelect'][], claims: Claims) => Promise<BatchOutcome>,
+): Promise<void> {
+  while (!stop?.aborted) {
+    const claimed = await claimDue(db, table, clock, size);
+    if (claimed.length === 0) return;
+    const claims = holdClaims(db, table, claimed, clock);
+    let outcome: BatchOutcome;
+    try {
+      outcome = await send(claimed, claims);
+    } finally {
+      await claims.end();
+    }
+    if (outcome === 'provider out of reach' || claimed.length < size) return;
+  }
+}
+
 /**
  * Sends the e-mails that are due; a failure goes back to 'pending' with a later try, a recipient the
  * mail server refuses for good is bounced (and its account's owner asked about their contacts). While the mail
@@ -143,50 +187,58 @@ export const SERVER_PAUSE_MS = 60_000;
  */
 export async function sendDueMail(db: Database, mailer: Mailer, time?: Date | (() => Date), stop?: AbortSignal, tally: SendTally = uncounted): Promise<number> {
   const clock = clockOf(time);
-  const due = await claimDue(db, mailOutbox, clock, BATCH);
-  const claims = holdClaims(db, mailOutbox, due, clock);
   let sent = 0;
   let serverDown: string | undefined;
-  try {
+  const stopped = () => serverDown !== undefined || Boolean(stop?.aborted);
+  const scrubbed = (mail: MailRow) => ({ text: hideLinkCodes(mail.text), html: mail.html && hideLinkCodes(mail.html) });
+
+  async function send(mail: MailRow) {
+    const attempts = mail.attempts + 1;
+    try {
+      await mailer.send({ to: mail.recipient, subject: mail.subject, text: mail.text, ...(mail.html && { html: mail.html }) });
+      // Sent: the outbox keeps the e-mail for the log, its single-use codes no longer.
+      await db.update(mailOutbox).set({ status: 'sent', attempts, sentAt: new Date(), ...scrubbed(mail) }).where(eq(mailOutbox.id, mail.id));
+      sent++;
+      tally('sent');
+    } catch (error) {
+      if (error instanceof RecipientRefusedError) {
+        // A hard bounce: sending again cannot deliver it; the account with the address is asked about its contacts.
+        await db.update(mailOutbox).set({ status: 'bounced', attempts, lastError: error.message.slice(0, 500), ...scrubbed(mail) }).where(eq(mailOutbox.id, mail.id));
+        await noteBouncedEmail(db, mail.recipient, mail.kind);
+        tally('failed');
+        return;
+      }
+      if (!(error instanceof MailServerUnavailableError)) {
+        const attempt = failedAttempt(attempts, error, clock);
+        await db.update(mailOutbox).set(attempt).where(eq(mailOutbox.id, mail.id));
+        tally(attempt.status === 'failed' ? 'failed' : 'retried');
+        return;
+      }
+      serverDown = String(error).slice(0, 500);
+      await handBack(db, mailOutbox, [mail.id], clock, SERVER_PAUSE_MS, serverDown);
+      tally('waiting');
+    }
+  }
+
+  await sendBatches(db, mailOutbox, clock, BATCH, stop, async (due, claims) => {
+    // One person's e-mails go one after another, in the order they were written (the second reset
+    // link after the first); different people's go alongside.
+    const byRecipient = new Map<string, MailRow[]>();
+    for (const mail of due) byRecipient.set(mail.recipient, [...(byRecipient.get(mail.recipient) ?? []), mail]);
+    const heldBack: MailRow[] = [];
     const untried = await forEachLimited(
-      due,
-      1,
-      async (mail) => {
-        const attempts = mail.attempts + 1;
-        try {
-          await mailer.send({ to: mail.recipient, subject: mail.subject, text: mail.text, ...(mail.html && { html: mail.html }) });
-          // Sent: the outbox keeps the e-mail for the log, its single-use codes no longer.
-          const scrubbed = { text: hideLinkCodes(mail.text), html: mail.html && hideLinkCodes(mail.html) };
-          await db.update(mailOutbox).set({ status: 'sent', attempts, sentAt: new Date(), ...scrubbed }).where(eq(mailOutbox.id, mail.id));
-          sent++;
-          tally('sent');
-        } catch (error) {
-          if (error instanceof RecipientRefusedError) {
-            // A hard bounce: sending again cannot deliver it; the account with the address is asked about its contacts.
-            const scrubbed = { text: hideLinkCodes(mail.text), html: mail.html && hideLinkCodes(mail.html) };
-            await db.update(mailOutbox).set({ status: 'bounced', attempts, lastError: error.message.slice(0, 500), ...scrubbed }).where(eq(mailOutbox.id, mail.id));
-            await noteBouncedEmail(db, mail.recipient, mail.kind);
-            tally('failed');
-            return;
-          }
-          if (!(error instanceof MailServerUnavailableError)) {
-            const attempt = failedAttempt(attempts, error, clock);
-            await db.update(mailOutbox).set(attempt).where(eq(mailOutbox.id, mail.id));
-            tally(attempt.status === 'failed' ? 'failed' : 'retried');
-            return;
-          }
-          serverDown = String(error).slice(0, 500);
-          await handBack(db, mailOutbox, [mail.id], clock, SERVER_PAUSE_MS, serverDown);
-          tally('waiting');
-        } finally {
-          claims.letGo(mail.id);
+      [...byRecipient.values()],
+      MAILS_AT_ONCE,
+      async (mails) => {
+        for (const mail of mails) {
+          if (stopped()) heldBack.push(mail);
+          else await send(mail).finally(() => claims.letGo(mail.id));
         }
       },
-      () => serverDown !== undefined || Boolean(stop?.aborted),
+      stopped,
     );
-    await handBack(db, mailOutbox, untried.map((m) => m.id), clock, serverDown ? SERVER_PAUSE_MS : 0, serverDown);
-  } finally {
-    await claims.end();
-  }
+    await handBack(db, mailOutbox, [...untried.flat(), ...heldBack].map((m) => m.id), clock, serverDown ? SERVER_PAUSE_MS : 0, serverDown);
+    return serverDown ? 'provider out of reach' : 'through';
+  });
   return sent;
 }

@@ -4,7 +4,7 @@ import type { Database } from '../db/client.js';
 import { textOptOuts, textOutbox } from '../db/schema.js';
 import { noteFailedText } from '../modules/contacts/deliveryFailures.js';
 import { hideTextCodes } from '../modules/texts/outbox.js';
-import { claimDue, clockOf, failedAttempt, forEachLimited, handBack, holdClaims, SERVER_PAUSE_MS, uncounted, type SendTally } from './outbox.js';
+import { clockOf, failedAttempt, forEachLimited, handBack, SERVER_PAUSE_MS, sendBatches, uncounted, type SendTally } from './outbox.js';
 
 const BATCH = 20;
 
@@ -56,11 +56,8 @@ export async function sendDueTexts(
 ): Promise<TextSendRun> {
   const clock = clockOf(time);
   const run: TextSendRun = { sent: 0, canceled: 0 };
-  const due = await claimDue(db, textOutbox, clock, BATCH);
-  if (due.length === 0) return run;
-  const claims = holdClaims(db, textOutbox, due, clock);
   let providerDown: string | undefined;
-  try {
+  await sendBatches(db, textOutbox, clock, BATCH, stop, async (due, claims) => {
     const optedOut = new Set(
       (await db.select({ phone: textOptOuts.phone }).from(textOptOuts).where(inArray(textOptOuts.phone, [...new Set(due.map((t) => t.recipient))]))).map((o) => o.phone),
     );
@@ -122,8 +119,7 @@ export async function sendDueTexts(
       () => providerDown !== undefined || Boolean(stop?.aborted),
     );
     await handBack(db, textOutbox, untried.map((t) => t.id), clock, providerDown ? SERVER_PAUSE_MS : 0, providerDown);
-  } finally {
-    await claims.end();
-  }
+    return providerDown ? 'provider out of reach' : 'through';
+  });
   return run;
 }
