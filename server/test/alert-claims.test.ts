@@ -1,11 +1,11 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MailServerUnavailableError, type Mailer, type MailMessage } from '../src/adapters/mail/index.js';
 import { createFileTexter } from '../src/adapters/sms/index.js';
 import { alertEmails, mailOutbox } from '../src/db/schema.js';
 import { sendDueAlertEmails } from '../src/worker/alertEmails.js';
 import { startWorker } from '../src/worker/index.js';
-import { claimDue, clockOf, LEASE_MS, MAILS_AT_ONCE, RENEW_EVERY_MS, SERVER_PAUSE_MS, sendDueMail } from '../src/worker/outbox.js';
+import { claimDue, clockOf, forEachLimited, LEASE_MS, MAILS_AT_ONCE, RENEW_EVERY_MS, SERVER_PAUSE_MS, sendDueMail } from '../src/worker/outbox.js';
 import { alertKit, alertMailSettings } from './alertKit.js';
 import { createTestApp, type TestContext } from './helpers.js';
 
@@ -157,17 +157,18 @@ describe('a queued e-mail of the mail outbox', () => {
     expect(rest.every((r) => r.attempts === 0)).toBe(true);
   });
 
-  /** Queues `count` account e-mails, the i-th to one of `people` addresses, titled by its number. */
-  async function queueBurst(count: number, people: number) {
+  /** Queues `count` account e-mails, `each` in a row to one person, titled by their number. */
+  async function queueBurst(count: number, each: number) {
     await db().update(mailOutbox).set({ status: 'sent' });
     return db()
       .insert(mailOutbox)
-      .values(Array.from({ length: count }, (_, i) => ({ recipient: `burst-${i % people}@example.com`, kind: 'email-confirmation' as const, subject: `Mail ${i}`, text: 'Confirm' })))
+      .values(Array.from({ length: count }, (_, i) => ({ recipient: `burst-${Math.floor(i / each)}@example.com`, kind: 'email-confirmation' as const, subject: `Mail ${i}`, text: 'Confirm' })))
       .returning();
   }
+  const rowsFrom = (first: { id: number }) => db().select().from(mailOutbox).where(sql`${mailOutbox.id} >= ${first.id}`).orderBy(mailOutbox.id);
 
-  it('goes out with the rest of a burst in one round, several at once, each person\'s in the order they were written', async () => {
-    const queued = await queueBurst(250, 40);
+  it('goes out with the rest of a burst in one round, several at once, each person\'s one after another in the order written', async () => {
+    const queued = await queueBurst(252, 6);
     const sent: MailMessage[] = [];
     const inFlight = new Set<string>();
     let most = 0;
@@ -177,26 +178,43 @@ describe('a queued e-mail of the mail outbox', () => {
         if (inFlight.has(message.to)) sameTwice = true;
         inFlight.add(message.to);
         most = Math.max(most, inFlight.size);
-        await new Promise((resolve) => setTimeout(resolve, 2));
+        // A person's first e-mail takes longest: sent alongside the next, it would arrive after it.
+        const first = queued.find((m) => m.recipient === message.to)!.subject === message.subject;
+        await new Promise((resolve) => setTimeout(resolve, first ? 10 : 1));
         inFlight.delete(message.to);
         sent.push(message);
       },
     };
-    expect(await sendDueMail(db(), mailer)).toBe(250);
-    expect(sent).toHaveLength(250);
+    expect(await sendDueMail(db(), mailer)).toBe(252);
+    expect(sent).toHaveLength(252);
     expect(most).toBeGreaterThan(1);
     expect(most).toBeLessThanOrEqual(MAILS_AT_ONCE);
     expect(sameTwice).toBe(false);
-    for (let person = 0; person < 40; person++) {
+    for (let person = 0; person < 42; person++) {
       const written = queued.filter((m) => m.recipient === `burst-${person}@example.com`).map((m) => m.subject);
       expect(sent.filter((m) => m.to === `burst-${person}@example.com`).map((m) => m.subject)).toEqual(written);
     }
-    const rows = await db().select().from(mailOutbox).where(eq(mailOutbox.kind, 'email-confirmation'));
-    expect(rows.filter((r) => queued.some((q) => q.id === r.id)).every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
+    expect((await rowsFrom(queued[0]!)).every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
+  });
+
+  it('hands back the rest of a person\'s e-mails, due at once and untried, when the worker stops between them', async () => {
+    const queued = await queueBurst(3, 3);
+    const stopping = new AbortController();
+    const mailer: Mailer = {
+      async send() {
+        stopping.abort();
+      },
+    };
+    expect(await sendDueMail(db(), mailer, undefined, stopping.signal)).toBe(1);
+    const [first, ...rest] = await rowsFrom(queued[0]!);
+    expect(first).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(rest.every((r) => r.status === 'pending' && r.attempts === 0 && r.nextAttemptAt.getTime() <= Date.now())).toBe(true);
   });
 
   it('ends the round when the mail server is out of reach: the batch waits for it, the next is not claimed, no attempt is used up', async () => {
-    const queued = await queueBurst(150, 150);
+    // The first hundred go to one person each but the first, who has three.
+    const queued = await queueBurst(150, 1);
+    await db().update(mailOutbox).set({ recipient: 'burst-0@example.com' }).where(inArray(mailOutbox.id, [queued[1]!.id, queued[2]!.id]));
     let calls = 0;
     const mailer: Mailer = {
       async send() {
@@ -204,14 +222,29 @@ describe('a queued e-mail of the mail outbox', () => {
       },
     };
     const before = Date.now();
-    const sent = await sendDueMail(db(), mailer);
-    expect(sent).toBe(4);
-    const rows = await db().select().from(mailOutbox).where(sql`${mailOutbox.id} >= ${queued[0]!.id}`).orderBy(mailOutbox.id);
-    const [firstBatch, rest] = [rows.slice(0, 100), rows.slice(100)];
+    expect(await sendDueMail(db(), mailer)).toBe(4);
+    const [firstBatch, rest] = [(await rowsFrom(queued[0]!)).slice(0, 100), (await rowsFrom(queued[0]!)).slice(100)];
     expect(firstBatch.filter((r) => r.status === 'sent')).toHaveLength(4);
     const waiting = firstBatch.filter((r) => r.status !== 'sent');
+    expect(waiting).toHaveLength(96);
     expect(waiting.every((r) => r.status === 'pending' && r.attempts === 0 && r.lastError === 'Error: connect ECONNREFUSED 127.0.0.1:25')).toBe(true);
     expect(waiting.every((r) => r.nextAttemptAt.getTime() >= before + SERVER_PAUSE_MS - 1000)).toBe(true);
     expect(rest.every((r) => r.status === 'pending' && r.attempts === 0 && r.lastError === null && r.nextAttemptAt.getTime() <= Date.now())).toBe(true);
+  });
+});
+
+describe('work over claimed rows, so many at a time', () => {
+  it('starts nothing after a failure, and throws it only once those in flight are through', async () => {
+    const started: number[] = [];
+    const finished: number[] = [];
+    const run = forEachLimited([1, 2, 3, 4, 5, 6], 2, async (item) => {
+      started.push(item);
+      if (item === 2) throw new Error('the database is gone');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      finished.push(item);
+    });
+    await expect(run).rejects.toThrow('the database is gone');
+    expect(started).toEqual([1, 2]);
+    expect(finished).toEqual([1]);
   });
 });

@@ -626,4 +626,12 @@ describe('the embedded outbox', () => {
     expect(mail!.subject).toBe('Rex Bcc: b@example.com');
     expect(mail!.bcc).toBeUndefined();
   });
+
+  it('names its files so that they sort in the order written, within one millisecond too', async () => {
+    const outboxDir = join(ctx.outboxDir, 'in-order');
+    const mailer = createMailer({ from: settings.mailFrom, outboxDir });
+    const subjects = Array.from({ length: 30 }, (_, i) => `Link ${i}`);
+    for (const subject of subjects) await mailer.send({ to: 'a@example.com', subject, text: 'x' });
+    expect((await readOutbox(outboxDir)).map((m) => m.subject)).toEqual(subjects);
+  });
 });

@@ -6,7 +6,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, queryRows, type DatabaseHandle } from '../src/db/client.js';
 import { alertEmails, checkoutSessions, chips, mailOutbox, payments, petAlerts, textOutbox, users } from '../src/db/schema.js';
-import { MAILS_AT_ONCE as ALERT_EMAILS_AT_ONCE } from '../src/worker/outbox.js';
+import { MAILS_AT_ONCE } from '../src/worker/outbox.js';
 import { alertKit } from './alertKit.js';
 import { call, createTestApp, registerPet, signUpOwner, uniqueChip, validSignUp, type TestContext } from './helpers.js';
 import { callOver, startPortal, type PortalProcess } from './portalProcess.js';
@@ -146,7 +146,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the portal process killed o
     });
     // Only e-mails the worker had claimed can have been taken by the server and not marked.
     const takenUnmarked = scene.fanOut.recipients.filter((r) => takenBeforeKill.get(r)! > 0 && inFlight.includes(r));
-    expect(takenUnmarked.length).toBeLessThanOrEqual(ALERT_EMAILS_AT_ONCE);
+    expect(takenUnmarked.length).toBeLessThanOrEqual(MAILS_AT_ONCE);
 
     // Started again on the same folder at once: the dead process's lock is no obstacle.
     const second = await start();
@@ -168,7 +168,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the portal process killed o
     // the count before the kill was made (it counts a message once parsed), so the claims are the measure.
     const twice = [...counts].filter(([, n]) => n === 2).map(([to]) => to);
     expect(twice.every((to) => inFlight.includes(to))).toBe(true);
-    expect(twice.length).toBeLessThanOrEqual(ALERT_EMAILS_AT_ONCE);
+    expect(twice.length).toBeLessThanOrEqual(MAILS_AT_ONCE);
 
     await inspect(async (database) => {
       const rows = await rowsOf(database, scene.fanOut.alertId);

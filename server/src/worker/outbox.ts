@@ -5,12 +5,16 @@ import { alertEmails, mailOutbox, textOutbox } from '../db/schema.js';
 import { noteBouncedEmail } from '../modules/contacts/deliveryFailures.js';
 import { hideLinkCodes } from '../modules/users/mailedLinks.js';
 
-/** Account e-mails claimed at a time: sent batch after batch while full ones come (see `sendBatches`). */
+/**
+ * Account e-mails claimed at a time, sent batch after batch while full ones come (see `sendBatches`):
+ * half an alert's batch, as a found report written behind a burst waits for the batch in hand.
+ */
 const BATCH = 100;
 /**
- * E-mails in flight at once, account and alert e-mails alike. The SMTP transport pools 5 connections
- * (nodemailer's default); about three messages a connection keep each busy while the last answer and
- * the database mark are on their way (measured: 5 in flight, 500 messages/s to a local server; 16, 750).
+ * E-mails in flight at once, for each of the two jobs (account and alert e-mails). The SMTP transport
+ * pools 5 connections (nodemailer's default); about three messages a connection keep each busy while
+ * the last answer and the database mark are on their way (measured: 5 in flight, 500 messages/s to a
+ * local server; 16, 750).
  */
 export const MAILS_AT_ONCE = 16;
 const MAX_ATTEMPTS = 8;
@@ -87,7 +91,7 @@ export async function claimDue<T extends OutboxTable>(db: Database, table: T, cl
  * until each is let go (sent, failed, handed back) or the run ends. A renewal the database does not
  * take (out of reach) is tried again at the next.
  */
-export function holdClaims(db: Database, table: OutboxTable, rows: { id: number }[], clock: Clock) {
+function holdClaims(db: Database, table: OutboxTable, rows: { id: number }[], clock: Clock) {
   const queue = table as unknown as typeof mailOutbox;
   const held = new Set(rows.map((r) => r.id));
   let renewal: Promise<unknown> = Promise.resolve();
@@ -131,13 +135,23 @@ export function failedAttempt(attempts: number, error: unknown, clock: Clock) {
   };
 }
 
-/** Runs `work` over the items, at most `limit` at a time, starting none once `stop` says so; answers those not started. */
+/**
+ * Runs `work` over the items, at most `limit` at a time, starting none once `stop` says so; answers those
+ * not started. A failing item starts no more either, and its error is thrown once those in flight are
+ * through: they hold claims that must not be let go while they send.
+ */
 export async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>, stop: () => boolean = () => false): Promise<T[]> {
   let next = 0;
+  let failure: { error: unknown } | undefined;
   const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length && !stop()) await work(items[next++]!);
+    try {
+      while (next < items.length && !failure && !stop()) await work(items[next++]!);
+    } catch (error) {
+      failure ??= { error };
+    }
   });
   await Promise.all(lanes);
+  if (failure) throw failure.error;
   return items.slice(next);
 }
 
@@ -196,10 +210,6 @@ export async function sendDueMail(db: Database, mailer: Mailer, time?: Date | ((
     const attempts = mail.attempts + 1;
     try {
       await mailer.send({ to: mail.recipient, subject: mail.subject, text: mail.text, ...(mail.html && { html: mail.html }) });
-      // Sent: the outbox keeps the e-mail for the log, its single-use codes no longer.
-      await db.update(mailOutbox).set({ status: 'sent', attempts, sentAt: new Date(), ...scrubbed(mail) }).where(eq(mailOutbox.id, mail.id));
-      sent++;
-      tally('sent');
     } catch (error) {
       if (error instanceof RecipientRefusedError) {
         // A hard bounce: sending again cannot deliver it; the account with the address is asked about its contacts.
@@ -217,14 +227,26 @@ export async function sendDueMail(db: Database, mailer: Mailer, time?: Date | ((
       serverDown = String(error).slice(0, 500);
       await handBack(db, mailOutbox, [mail.id], clock, SERVER_PAUSE_MS, serverDown);
       tally('waiting');
+      return;
     }
+    // Sent: the outbox keeps the e-mail for the log, its single-use codes no longer. A mark that fails
+    // is no failed attempt: the e-mail stays claimed, and goes again only once its claim runs out.
+    await db.update(mailOutbox).set({ status: 'sent', attempts, sentAt: new Date(), ...scrubbed(mail) }).where(eq(mailOutbox.id, mail.id));
+    sent++;
+    tally('sent');
   }
 
   await sendBatches(db, mailOutbox, clock, BATCH, stop, async (due, claims) => {
-    // One person's e-mails go one after another, in the order they were written (the second reset
-    // link after the first); different people's go alongside.
+    // One person's e-mails in a batch go one after another, in the order they were written (a
+    // confirmation link sent again after the first); different people's go alongside. An e-mail tried
+    // again later goes after those written since.
     const byRecipient = new Map<string, MailRow[]>();
-    for (const mail of due) byRecipient.set(mail.recipient, [...(byRecipient.get(mail.recipient) ?? []), mail]);
+    for (const mail of due) {
+      const person = mail.recipient.toLowerCase();
+      const mails = byRecipient.get(person);
+      if (mails) mails.push(mail);
+      else byRecipient.set(person, [mail]);
+    }
     const heldBack: MailRow[] = [];
     const untried = await forEachLimited(
       [...byRecipient.values()],

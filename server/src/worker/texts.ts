@@ -28,7 +28,7 @@ async function takenBefore(db: Database, texter: Texter, text: TextRow): Promise
   return candidates.find((sid) => !taken.has(sid)) ?? null;
 }
 /** Texts handed to the provider at once: a found report must not queue behind a run of codes. */
-const CONCURRENCY = 4;
+const TEXTS_AT_ONCE = 4;
 
 export interface TextSendRun {
   sent: number;
@@ -63,7 +63,7 @@ export async function sendDueTexts(
     );
     const untried = await forEachLimited(
       due,
-      CONCURRENCY,
+      TEXTS_AT_ONCE,
       async (text) => {
         const attempts = text.attempts + 1;
         const startedAt = new Date();
