@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MailServerUnavailableError, type Mailer, type MailMessage } from '../src/adapters/mail/index.js';
 import { createFileTexter } from '../src/adapters/sms/index.js';
@@ -157,31 +157,33 @@ describe('a queued e-mail of the mail outbox', () => {
     expect(rest.every((r) => r.attempts === 0)).toBe(true);
   });
 
-  /** Queues `count` account e-mails, `each` in a row to one person, titled by their number. */
-  async function queueBurst(count: number, each: number) {
+  /** Queues `count` account e-mails, the i-th to the person `person(i)` names, titled by their number. */
+  async function queueBurst(count: number, person: (i: number) => number) {
     await db().update(mailOutbox).set({ status: 'sent' });
     return db()
       .insert(mailOutbox)
-      .values(Array.from({ length: count }, (_, i) => ({ recipient: `burst-${Math.floor(i / each)}@example.com`, kind: 'email-confirmation' as const, subject: `Mail ${i}`, text: 'Confirm' })))
+      .values(Array.from({ length: count }, (_, i) => ({ recipient: `burst-${person(i)}@example.com`, kind: 'email-confirmation' as const, subject: `Mail ${i}`, text: 'Confirm' })))
       .returning();
   }
   const rowsFrom = (first: { id: number }) => db().select().from(mailOutbox).where(sql`${mailOutbox.id} >= ${first.id}`).orderBy(mailOutbox.id);
 
   it('goes out with the rest of a burst in one round, several at once, each person\'s one after another in the order written', async () => {
-    const queued = await queueBurst(252, 6);
+    // Each person's e-mails lie among others', over all three batches; one was written with capitals.
+    const queued = await queueBurst(252, (i) => i % 42);
+    await db().update(mailOutbox).set({ recipient: 'Burst-0@Example.com' }).where(eq(mailOutbox.id, queued[42]!.id));
     const sent: MailMessage[] = [];
     const inFlight = new Set<string>();
     let most = 0;
     let sameTwice = false;
     const mailer: Mailer = {
       async send(message) {
-        if (inFlight.has(message.to)) sameTwice = true;
-        inFlight.add(message.to);
+        const person = message.to.toLowerCase();
+        if (inFlight.has(person)) sameTwice = true;
+        inFlight.add(person);
         most = Math.max(most, inFlight.size);
-        // A person's first e-mail takes longest: sent alongside the next, it would arrive after it.
-        const first = queued.find((m) => m.recipient === message.to)!.subject === message.subject;
-        await new Promise((resolve) => setTimeout(resolve, first ? 10 : 1));
-        inFlight.delete(message.to);
+        // A person's first e-mail of each batch takes longest: sent alongside the next, it would arrive after it.
+        await new Promise((resolve) => setTimeout(resolve, Number(message.subject.slice(5)) % 100 < 42 ? 10 : 1));
+        inFlight.delete(person);
         sent.push(message);
       },
     };
@@ -191,14 +193,14 @@ describe('a queued e-mail of the mail outbox', () => {
     expect(most).toBeLessThanOrEqual(MAILS_AT_ONCE);
     expect(sameTwice).toBe(false);
     for (let person = 0; person < 42; person++) {
-      const written = queued.filter((m) => m.recipient === `burst-${person}@example.com`).map((m) => m.subject);
-      expect(sent.filter((m) => m.to === `burst-${person}@example.com`).map((m) => m.subject)).toEqual(written);
+      const written = queued.filter((_, i) => i % 42 === person).map((m) => m.subject);
+      expect(sent.filter((m) => m.to.toLowerCase() === `burst-${person}@example.com`).map((m) => m.subject)).toEqual(written);
     }
     expect((await rowsFrom(queued[0]!)).every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
   });
 
   it('hands back the rest of a person\'s e-mails, due at once and untried, when the worker stops between them', async () => {
-    const queued = await queueBurst(3, 3);
+    const queued = await queueBurst(3, () => 0);
     const stopping = new AbortController();
     const mailer: Mailer = {
       async send() {
@@ -213,16 +215,19 @@ describe('a queued e-mail of the mail outbox', () => {
 
   it('ends the round when the mail server is out of reach: the batch waits for it, the next is not claimed, no attempt is used up', async () => {
     // The first hundred go to one person each but the first, who has three.
-    const queued = await queueBurst(150, 1);
-    await db().update(mailOutbox).set({ recipient: 'burst-0@example.com' }).where(inArray(mailOutbox.id, [queued[1]!.id, queued[2]!.id]));
-    let calls = 0;
+    const queued = await queueBurst(150, (i) => (i < 3 ? 0 : i));
+    const tried: string[] = [];
     const mailer: Mailer = {
-      async send() {
-        if (++calls >= 5) throw new MailServerUnavailableError('connect ECONNREFUSED 127.0.0.1:25');
+      async send(message) {
+        tried.push(message.subject);
+        if (tried.length >= 5) throw new MailServerUnavailableError('connect ECONNREFUSED 127.0.0.1:25');
       },
     };
     const before = Date.now();
     expect(await sendDueMail(db(), mailer)).toBe(4);
+    // The first person's first e-mail and one each of the next fifteen people; no e-mail once the server was found out of reach.
+    expect(tried).toHaveLength(MAILS_AT_ONCE);
+    expect(tried).not.toContain('Mail 1');
     const [firstBatch, rest] = [(await rowsFrom(queued[0]!)).slice(0, 100), (await rowsFrom(queued[0]!)).slice(100)];
     expect(firstBatch.filter((r) => r.status === 'sent')).toHaveLength(4);
     const waiting = firstBatch.filter((r) => r.status !== 'sent');
@@ -230,6 +235,30 @@ describe('a queued e-mail of the mail outbox', () => {
     expect(waiting.every((r) => r.status === 'pending' && r.attempts === 0 && r.lastError === 'Error: connect ECONNREFUSED 127.0.0.1:25')).toBe(true);
     expect(waiting.every((r) => r.nextAttemptAt.getTime() >= before + SERVER_PAUSE_MS - 1000)).toBe(true);
     expect(rest.every((r) => r.status === 'pending' && r.attempts === 0 && r.lastError === null && r.nextAttemptAt.getTime() <= Date.now())).toBe(true);
+  });
+});
+
+describe('an e-mail from a finder', () => {
+  it('is claimed before a burst of other e-mails due before it', async () => {
+    await db().update(mailOutbox).set({ status: 'sent' });
+    await db()
+      .insert(mailOutbox)
+      .values(Array.from({ length: 150 }, (_, i) => ({ recipient: `queued-${i}@example.com`, kind: 'email-confirmation' as const, subject: 'Confirm', text: 'Confirm' })));
+    const [report] = await db()
+      .insert(mailOutbox)
+      .values({ recipient: 'owner@example.com', kind: 'found-report', subject: 'Someone found Rex', text: 'Found' })
+      .returning();
+    const sent: string[] = [];
+    const mailer: Mailer = {
+      async send(message) {
+        sent.push(message.subject);
+      },
+    };
+    expect(await sendDueMail(db(), mailer)).toBe(151);
+    // In the first batch, among the first e-mails started.
+    expect(sent.indexOf('Someone found Rex')).toBeLessThan(MAILS_AT_ONCE);
+    const [row] = await db().select().from(mailOutbox).where(eq(mailOutbox.id, report!.id));
+    expect(row).toMatchObject({ status: 'sent', attempts: 1 });
   });
 });
 

@@ -10,7 +10,7 @@ import {
   type PublicProfile,
 } from '@petreg/contract';
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alertEmails, checkoutSessions, chips, emailUnsubscribes, mailOutbox, payments, petAlerts, pets, sitePets, users } from '../src/db/schema.js';
 import { createMailer, type Mailer, type MailMessage } from '../src/adapters/mail/index.js';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.js';
@@ -627,11 +627,19 @@ describe('the embedded outbox', () => {
     expect(mail!.bcc).toBeUndefined();
   });
 
-  it('names its files so that they sort in the order written, within one millisecond too', async () => {
+  it('names its files so that they sort in the order written, within one millisecond, and with the clock set back', async () => {
     const outboxDir = join(ctx.outboxDir, 'in-order');
     const mailer = createMailer({ from: settings.mailFrom, outboxDir });
     const subjects = Array.from({ length: 30 }, (_, i) => `Link ${i}`);
-    for (const subject of subjects) await mailer.send({ to: 'a@example.com', subject, text: 'x' });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-12-07T12:00:00.000Z'));
+      for (const subject of subjects.slice(0, 20)) await mailer.send({ to: 'a@example.com', subject, text: 'x' });
+      vi.setSystemTime(new Date('2026-12-07T11:59:00.000Z'));
+      for (const subject of subjects.slice(20)) await mailer.send({ to: 'a@example.com', subject, text: 'x' });
+    } finally {
+      vi.useRealTimers();
+    }
     expect((await readOutbox(outboxDir)).map((m) => m.subject)).toEqual(subjects);
   });
 });

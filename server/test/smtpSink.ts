@@ -4,11 +4,11 @@ import { freePort } from './helpers.js';
 
 /**
  * A local mail server that takes every message, each `delayMs` after its data arrived (a slow
- * peer, so that a run of e-mails is still going when a test acts), and records its recipient and
- * subject in the order taken.
+ * peer, so that a run of e-mails is still going when a test acts), and records its recipient,
+ * subject and moment taken (`performance.now()`) in the order taken.
  */
 export async function smtpSink(delayMs = 0) {
-  const received: { to: string; subject: string }[] = [];
+  const received: { to: string; subject: string; at: number }[] = [];
   // While held, a message is answered only once released (then after its delay).
   let released: Promise<void> = Promise.resolve();
   let release = () => {};
@@ -24,7 +24,7 @@ export async function smtpSink(delayMs = 0) {
         })
         .then((mail) =>
           setTimeout(() => {
-            for (const to of session.envelope.rcptTo) received.push({ to: to.address.toLowerCase(), subject: mail.subject ?? '' });
+            for (const to of session.envelope.rcptTo) received.push({ to: to.address.toLowerCase(), subject: mail.subject ?? '', at: performance.now() });
             callback();
           }, delayMs),
         )

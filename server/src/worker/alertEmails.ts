@@ -97,7 +97,7 @@ export async function sendDueAlertEmails(
     tally('sent');
   }
 
-  await sendBatches(db, alertEmails, clock, BATCH, stop, sendClaimed);
+  await sendBatches(db, alertEmails, { clock, size: BATCH, stop }, sendClaimed);
   return run;
 
   async function sendClaimed(claimed: AlertEmailRow[], claims: Claims): Promise<BatchOutcome> {

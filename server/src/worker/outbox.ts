@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { MailKind } from '@petreg/contract';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { MailServerUnavailableError, RecipientRefusedError, type Mailer } from '../adapters/mail/index.js';
 import type { Database } from '../db/client.js';
 import { alertEmails, mailOutbox, textOutbox } from '../db/schema.js';
@@ -7,9 +8,14 @@ import { hideLinkCodes } from '../modules/users/mailedLinks.js';
 
 /**
  * Account e-mails claimed at a time, sent batch after batch while full ones come (see `sendBatches`):
- * half an alert's batch, as a found report written behind a burst waits for the batch in hand.
+ * half an alert's batch, as an e-mail from a finder written during a burst waits for the batch in hand.
  */
 const BATCH = 100;
+/**
+ * E-mails that carry a finder's report or number, claimed before any other due e-mail: a finder's
+ * report must not wait behind a burst of sign-up confirmations, reminders or a shelter's upload.
+ */
+const FINDER_MAIL_KINDS: MailKind[] = ['found-report', 'finder-contact', 'found-report-vet'];
 /**
  * E-mails in flight at once, for each of the two jobs (account and alert e-mails). The SMTP transport
  * pools 5 connections (nodemailer's default); about three messages a connection keep each busy while
@@ -64,8 +70,9 @@ export const timeAt = (clock: Clock, laterMs = 0): SQL => sql`now() + ${clock() 
  * whose claim ran out (the worker died mid-send). Each row is claimed before sending (status
  * 'sending' for a lease its worker renews while it runs, see `holdClaims`) under FOR UPDATE SKIP
  * LOCKED, so two workers never take the same row and a dead worker's claims run out within a minute.
+ * Rows go by their due time, those for which `first` holds before the others.
  */
-export async function claimDue<T extends OutboxTable>(db: Database, table: T, clock: Clock, limit: number): Promise<T['$inferSelect'][]> {
+export async function claimDue<T extends OutboxTable>(db: Database, table: T, clock: Clock, limit: number, first?: SQL): Promise<T['$inferSelect'][]> {
   // Both tables have the columns used here; drizzle's builders take one table type at a time.
   const queue = table as unknown as typeof mailOutbox;
   return db.transaction(async (tx) => {
@@ -73,7 +80,7 @@ export async function claimDue<T extends OutboxTable>(db: Database, table: T, cl
       .select()
       .from(queue)
       .where(and(inArray(queue.status, ['pending', 'sending']), sql`${queue.nextAttemptAt} <= ${timeAt(clock)}`))
-      .orderBy(asc(queue.nextAttemptAt), asc(queue.id))
+      .orderBy(...(first ? [desc(first)] : []), asc(queue.nextAttemptAt), asc(queue.id))
       .limit(limit)
       .for('update', { skipLocked: true });
     if (rows.length) {
@@ -174,13 +181,11 @@ export type BatchOutcome = 'through' | 'provider out of reach';
 export async function sendBatches<T extends OutboxTable>(
   db: Database,
   table: T,
-  clock: Clock,
-  size: number,
-  stop: AbortSignal | undefined,
+  { clock, size, stop, first }: { clock: Clock; size: number; stop: AbortSignal | undefined; first?: SQL },
   send: (rows: T['$inferSelect'][], claims: Claims) => Promise<BatchOutcome>,
 ): Promise<void> {
   while (!stop?.aborted) {
-    const claimed = await claimDue(db, table, clock, size);
+    const claimed = await claimDue(db, table, clock, size, first);
     if (claimed.length === 0) return;
     const claims = holdClaims(db, table, claimed, clock);
     let outcome: BatchOutcome;
@@ -203,7 +208,9 @@ export async function sendDueMail(db: Database, mailer: Mailer, time?: Date | ((
   const clock = clockOf(time);
   let sent = 0;
   let serverDown: string | undefined;
-  const stopped = () => serverDown !== undefined || Boolean(stop?.aborted);
+  // A failure (the database out of reach) starts no more e-mails either: their marks could not be written.
+  let failed = false;
+  const stopped = () => failed || serverDown !== undefined || Boolean(stop?.aborted);
   const scrubbed = (mail: MailRow) => ({ text: hideLinkCodes(mail.text), html: mail.html && hideLinkCodes(mail.html) });
 
   async function send(mail: MailRow) {
@@ -236,7 +243,8 @@ export async function sendDueMail(db: Database, mailer: Mailer, time?: Date | ((
     tally('sent');
   }
 
-  await sendBatches(db, mailOutbox, clock, BATCH, stop, async (due, claims) => {
+  const fromFinders = inArray(mailOutbox.kind, FINDER_MAIL_KINDS);
+  await sendBatches(db, mailOutbox, { clock, size: BATCH, stop, first: fromFinders }, async (due, claims) => {
     // One person's e-mails in a batch go one after another, in the order they were written (a
     // confirmation link sent again after the first); different people's go alongside. An e-mail tried
     // again later goes after those written since.
@@ -254,7 +262,13 @@ export async function sendDueMail(db: Database, mailer: Mailer, time?: Date | ((
       async (mails) => {
         for (const mail of mails) {
           if (stopped()) heldBack.push(mail);
-          else await send(mail).finally(() => claims.letGo(mail.id));
+          else
+            await send(mail)
+              .catch((error: unknown) => {
+                failed = true;
+                throw error;
+              })
+              .finally(() => claims.letGo(mail.id));
         }
       },
       stopped,

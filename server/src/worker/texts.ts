@@ -57,7 +57,7 @@ export async function sendDueTexts(
   const clock = clockOf(time);
   const run: TextSendRun = { sent: 0, canceled: 0 };
   let providerDown: string | undefined;
-  await sendBatches(db, textOutbox, clock, BATCH, stop, async (due, claims) => {
+  await sendBatches(db, textOutbox, { clock, size: BATCH, stop }, async (due, claims) => {
     const optedOut = new Set(
       (await db.select({ phone: textOptOuts.phone }).from(textOptOuts).where(inArray(textOptOuts.phone, [...new Set(due.map((t) => t.recipient))]))).map((o) => o.phone),
     );

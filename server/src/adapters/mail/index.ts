@@ -77,7 +77,7 @@ function headerSafe(from: string, { replyTo, ...message }: MailMessage) {
  */
 export function createMailer(options: { smtpUrl?: string; from: string; outboxDir: string }): Mailer {
   if (options.smtpUrl) {
-    // A stalled connection gives up within a minute: the e-mail is tried again later rather than hold up the worker's round.
+    // A stalled connection gives up within a minute: the e-mails then wait for the mail server (see SERVER_PAUSE_MS) instead of each stalling in turn.
     const transport = nodemailer.createTransport({ url: options.smtpUrl, pool: true, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 });
     return {
       async send(message) {
@@ -91,13 +91,16 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
     };
   }
   const transport: Transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  // Names sort in the order written, within a millisecond too (two e-mails to one person, the newer last).
+  // Names sort in the order written, within a millisecond too, and if the clock is set back (two
+  // e-mails to one person, the newer last).
   let written = 0;
+  let lastMs = 0;
   return {
     async send(message) {
       const info = await transport.sendMail(headerSafe(options.from, message));
       await mkdir(options.outboxDir, { recursive: true });
-      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(++written).padStart(9, '0')}-${randomUUID()}.eml`;
+      lastMs = Math.max(Date.now(), lastMs);
+      const name = `${new Date(lastMs).toISOString().replace(/[:.]/g, '-')}-${String(++written).padStart(9, '0')}-${randomUUID()}.eml`;
       await writeFile(join(options.outboxDir, name), info.message as Buffer);
     },
   };
