@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MailServerUnavailableError, type Mailer, type MailMessage } from '../src/adapters/mail/index.js';
 import { createFileTexter } from '../src/adapters/sms/index.js';
@@ -239,14 +239,18 @@ describe('a queued e-mail of the mail outbox', () => {
 });
 
 describe('an e-mail from a finder', () => {
-  it('is claimed before a burst of other e-mails due before it', async () => {
+  it('is claimed before a burst of other e-mails due before it: a report to the owner or the vets, an owner\'s number to the finder', async () => {
     await db().update(mailOutbox).set({ status: 'sent' });
     await db()
       .insert(mailOutbox)
       .values(Array.from({ length: 150 }, (_, i) => ({ recipient: `queued-${i}@example.com`, kind: 'email-confirmation' as const, subject: 'Confirm', text: 'Confirm' })));
-    const [report] = await db()
+    const fromFinders = await db()
       .insert(mailOutbox)
-      .values({ recipient: 'owner@example.com', kind: 'found-report', subject: 'Someone found Rex', text: 'Found' })
+      .values([
+        { recipient: 'owner@example.com', kind: 'found-report' as const, subject: 'Someone found Rex', text: 'Found' },
+        { recipient: 'finder@example.com', kind: 'finder-contact' as const, subject: "Rex's owner sent you a phone number", text: 'Call' },
+        { recipient: 'vet@example.com', kind: 'found-report-vet' as const, subject: 'Found: Rex', text: 'Found' },
+      ])
       .returning();
     const sent: string[] = [];
     const mailer: Mailer = {
@@ -254,11 +258,57 @@ describe('an e-mail from a finder', () => {
         sent.push(message.subject);
       },
     };
-    expect(await sendDueMail(db(), mailer)).toBe(151);
+    expect(await sendDueMail(db(), mailer)).toBe(153);
     // In the first batch, among the first e-mails started.
-    expect(sent.indexOf('Someone found Rex')).toBeLessThan(MAILS_AT_ONCE);
-    const [row] = await db().select().from(mailOutbox).where(eq(mailOutbox.id, report!.id));
-    expect(row).toMatchObject({ status: 'sent', attempts: 1 });
+    for (const mail of fromFinders) expect(sent.indexOf(mail.subject)).toBeLessThan(MAILS_AT_ONCE);
+    const rows = await db().select().from(mailOutbox).where(inArray(mailOutbox.id, fromFinders.map((m) => m.id)));
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual([
+      ['sent', 1],
+      ['sent', 1],
+      ['sent', 1],
+    ]);
+  });
+});
+
+describe('a failure while the mail outbox sends', () => {
+  it('starts no more e-mails, not even the next of a person whose first is in flight, and is thrown once those in flight are through', async () => {
+    await db().update(mailOutbox).set({ status: 'sent' });
+    // The database refuses to record one e-mail sent, as it would while it is out of reach.
+    await db().execute(sql`create or replace function refuse_one_mark() returns trigger language plpgsql as $$
+      begin
+        if new.status = 'sent' and new.recipient = 'unmarked@example.com' then raise exception 'the mark is refused'; end if;
+        return new;
+      end $$`);
+    await db().execute(sql`create trigger refuse_one_mark before update on mail_outbox for each row execute function refuse_one_mark()`);
+    try {
+      const queued = await db()
+        .insert(mailOutbox)
+        .values([
+          { recipient: 'slow@example.com', kind: 'receipt' as const, subject: 'First', text: 'x' },
+          { recipient: 'unmarked@example.com', kind: 'receipt' as const, subject: 'Unmarked', text: 'x' },
+          { recipient: 'slow@example.com', kind: 'receipt' as const, subject: 'Second', text: 'x' },
+        ])
+        .returning();
+      const tried: string[] = [];
+      const mailer: Mailer = {
+        async send(message) {
+          tried.push(message.subject);
+          if (message.subject === 'First') await new Promise((resolve) => setTimeout(resolve, 100));
+        },
+      };
+      await expect(sendDueMail(db(), mailer)).rejects.toThrow();
+      expect(tried.sort()).toEqual(['First', 'Unmarked']);
+      const rows = await db().select().from(mailOutbox).where(inArray(mailOutbox.id, queued.map((m) => m.id))).orderBy(mailOutbox.id);
+      // The one in flight was marked; the others stay claimed until their lease runs out.
+      expect(rows.map((r) => [r.subject, r.status])).toEqual([
+        ['First', 'sent'],
+        ['Unmarked', 'sending'],
+        ['Second', 'sending'],
+      ]);
+    } finally {
+      await db().execute(sql`drop trigger refuse_one_mark on mail_outbox`);
+      await db().update(mailOutbox).set({ status: 'sent' });
+    }
   });
 });
 

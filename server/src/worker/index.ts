@@ -15,7 +15,9 @@ import { sendDueAlertEmails } from './alertEmails.js';
 import { sendDueMail } from './outbox.js';
 import { sendDueTexts } from './texts.js';
 
-const OUTBOX_EVERY_MS = 5000;
+/** Account e-mails are looked for every second: an e-mail from a finder waits at most for the batch in hand and a second. */
+const MAIL_EVERY_MS = 1000;
+const ALERT_EMAILS_EVERY_MS = 5000;
 /** Texts are looked for every second: a finder's report reaches the owner's phone within seconds. */
 const TEXTS_EVERY_MS = 1000;
 const RETRY_EVERY_MS = 60_000;
@@ -115,8 +117,8 @@ export function startWorker(
   remind();
   escalate();
   const timers = [
-    setInterval(sendMail, OUTBOX_EVERY_MS),
-    setInterval(sendAlerts, OUTBOX_EVERY_MS),
+    setInterval(sendMail, MAIL_EVERY_MS),
+    setInterval(sendAlerts, ALERT_EMAILS_EVERY_MS),
     setInterval(sendTexts, TEXTS_EVERY_MS),
     setInterval(escalate, ESCALATION_EVERY_MS),
     setInterval(expireTransfers, TRANSFER_EXPIRY_EVERY_MS),

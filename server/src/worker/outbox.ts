@@ -245,9 +245,9 @@ export async function sendDueMail(db: Database, mailer: Mailer, time?: Date | ((
 
   const fromFinders = inArray(mailOutbox.kind, FINDER_MAIL_KINDS);
   await sendBatches(db, mailOutbox, { clock, size: BATCH, stop, first: fromFinders }, async (due, claims) => {
-    // One person's e-mails in a batch go one after another, in the order they were written (a
-    // confirmation link sent again after the first); different people's go alongside. An e-mail tried
-    // again later goes after those written since.
+    // One person's e-mails in a batch go one after another, those from a finder first, the others in
+    // the order they were written (a confirmation link sent again after the first); different people's
+    // go alongside. An e-mail tried again later goes after those written since.
     const byRecipient = new Map<string, MailRow[]>();
     for (const mail of due) {
       const person = mail.recipient.toLowerCase();

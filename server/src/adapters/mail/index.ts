@@ -91,8 +91,8 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
     };
   }
   const transport: Transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  // Names sort in the order written, within a millisecond too, and if the clock is set back (two
-  // e-mails to one person, the newer last).
+  // Names sort in the order this process wrote them, within a millisecond too, and if the clock is
+  // set back (two e-mails to one person, the newer last).
   let written = 0;
   let lastMs = 0;
   return {
