@@ -100,6 +100,28 @@ describe('the text outbox', () => {
     expect((await rows()).every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
   });
 
+  it("sends a finder's texts first, then a phone code, then the rest in the order written, even behind a burst of contact checks", async () => {
+    const checks = Array.from({ length: 45 }, (_, i) => ({ to: `+1314555${String(3000 + i)}`, kind: 'contacts-check' as const, body: `Check ${i}` }));
+    await queueTexts(db(), checks);
+    await queueTexts(db(), [
+      { to: '+13145554000', kind: 'phone-code', body: 'Code' },
+      { to: '+13145554001', kind: 'alert-sent', body: 'Alert sent' },
+      { to: '+13145554002', kind: 'finder-contact', body: 'Finder contact' },
+      { to: '+13145554003', kind: 'found-report-backup', body: 'Found report, backup' },
+      { to: '+13145554004', kind: 'found-report', body: 'Found report' },
+    ]);
+    // The provider takes one text at a time, in the order the worker hands them over.
+    const { texter, taken } = provider();
+    const oneAtATime: Texter = { send: async (message) => (await new Promise((r) => setTimeout(r, 2)), texter.send(message)) };
+    expect(await sendDueTexts(db(), oneAtATime)).toEqual({ sent: 50, canceled: 0 });
+    const order = taken.map((t) => t.body);
+    expect(order.slice(0, 3).sort()).toEqual(['Finder contact', 'Found report', 'Found report, backup']);
+    expect(order[3]).toBe('Code');
+    // The rest of the first batch in the order written: sixteen checks; the alert's text waits for the next batches.
+    expect(order.slice(4, 20)).toEqual(checks.slice(0, 16).map((c) => c.body));
+    expect(order.indexOf('Alert sent')).toBeGreaterThan(19);
+  });
+
   it('ends the round when the provider is out of reach: the next batch is not claimed, no attempt is used up', async () => {
     await queueTexts(db(), Array.from({ length: 45 }, (_, i) => ({ to: `+1314555${String(2000 + i)}`, kind: 'found-report' as const, body: `Text ${i}` })));
     const { texter } = provider(() => new TextProviderUnavailableError('connect ECONNREFUSED'));

@@ -70,7 +70,7 @@ export const timeAt = (clock: Clock, laterMs = 0): SQL => sql`now() + ${clock() 
  * whose claim ran out (the worker died mid-send). Each row is claimed before sending (status
  * 'sending' for a lease its worker renews while it runs, see `holdClaims`) under FOR UPDATE SKIP
  * LOCKED, so two workers never take the same row and a dead worker's claims run out within a minute.
- * Rows go by their due time, those for which `first` holds before the others.
+ * Rows go by their due time, those for which `first` holds (or is higher: a rank) before the others.
  */
 export async function claimDue<T extends OutboxTable>(db: Database, table: T, clock: Clock, limit: number, first?: SQL): Promise<T['$inferSelect'][]> {
   // Both tables have the columns used here; drizzle's builders take one table type at a time.

@@ -1,3 +1,4 @@
+import type { TextKind } from '@petreg/contract';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { NumberRefusedError, TextOutcomeUnknownError, TextProviderUnavailableError, type Texter } from '../adapters/sms/index.js';
 import type { Database } from '../db/client.js';
@@ -7,6 +8,14 @@ import { hideTextCodes } from '../modules/texts/outbox.js';
 import { clockOf, failedAttempt, forEachLimited, handBack, SERVER_PAUSE_MS, sendBatches, uncounted, type SendTally } from './outbox.js';
 
 const BATCH = 20;
+/** Texts that carry a finder's report or number: claimed before any other due text. */
+const FINDER_TEXT_KINDS: TextKind[] = ['found-report', 'found-report-backup', 'finder-contact'];
+/**
+ * The order due texts are claimed in: a finder's first, then a phone code (its owner waits on the
+ * screen for it), then the rest in the order written. The contact checks go out up to 200 a minute,
+ * and a found report written behind them must not wait for the provider to take them all.
+ */
+const urgency = sql`case when ${inArray(textOutbox.kind, FINDER_TEXT_KINDS)} then 2 when ${eq(textOutbox.kind, 'phone-code')} then 1 else 0 end`;
 
 type TextRow = typeof textOutbox.$inferSelect;
 
@@ -57,7 +66,7 @@ export async function sendDueTexts(
   const clock = clockOf(time);
   const run: TextSendRun = { sent: 0, canceled: 0 };
   let providerDown: string | undefined;
-  await sendBatches(db, textOutbox, { clock, size: BATCH, stop }, async (due, claims) => {
+  await sendBatches(db, textOutbox, { clock, size: BATCH, stop, first: urgency }, async (due, claims) => {
     const optedOut = new Set(
       (await db.select({ phone: textOptOuts.phone }).from(textOptOuts).where(inArray(textOptOuts.phone, [...new Set(due.map((t) => t.recipient))]))).map((o) => o.phone),
     );
