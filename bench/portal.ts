@@ -1,7 +1,8 @@
 // The portal the benchmarks measure: built in this process on a fresh database (PGlite in a temporary
 // folder, or DATABASE_URL), listening on a free port, with one signed-up owner.
-// As the portal's own start sets it (server/src/main.ts).
+// V8's flag and the held tick object as the portal's own start sets them (server/src/main.ts).
 import '../server/src/v8Flags.js';
+import '../server/src/keptTickObject.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -70,9 +70,9 @@ export const timeAt = (clock: Clock, laterMs = 0): SQL => sql`now() + ${clock() 
  * whose claim ran out (the worker died mid-send). Each row is claimed before sending (status
  * 'sending' for a lease its worker renews while it runs, see `holdClaims`) under FOR UPDATE SKIP
  * LOCKED, so two workers never take the same row and a dead worker's claims run out within a minute.
- * Rows go by their due time, those for which `first` holds (or is higher: a rank) before the others.
+ * Rows go highest `rank` first (true before false, or a number), then by due time, then as written.
  */
-export async function claimDue<T extends OutboxTable>(db: Database, table: T, clock: Clock, limit: number, first?: SQL): Promise<T['$inferSelect'][]> {
+export async function claimDue<T extends OutboxTable>(db: Database, table: T, clock: Clock, limit: number, rank?: SQL): Promise<T['$inferSelect'][]> {
   // Both tables have the columns used here; drizzle's builders take one table type at a time.
   const queue = table as unknown as typeof mailOutbox;
   return db.transaction(async (tx) => {
@@ -80,7 +80,7 @@ export async function claimDue<T extends OutboxTable>(db: Database, table: T, cl
       .select()
       .from(queue)
       .where(and(inArray(queue.status, ['pending', 'sending']), sql`${queue.nextAttemptAt} <= ${timeAt(clock)}`))
-      .orderBy(...(first ? [desc(first)] : []), asc(queue.nextAttemptAt), asc(queue.id))
+      .orderBy(...(rank ? [desc(rank)] : []), asc(queue.nextAttemptAt), asc(queue.id))
       .limit(limit)
       .for('update', { skipLocked: true });
     if (rows.length) {
@@ -181,11 +181,11 @@ export type BatchOutcome = 'through' | 'provider out of reach';
 export async function sendBatches<T extends OutboxTable>(
   db: Database,
   table: T,
-  { clock, size, stop, first }: { clock: Clock; size: number; stop: AbortSignal | undefined; first?: SQL },
+  { clock, size, stop, rank }: { clock: Clock; size: number; stop: AbortSignal | undefined; rank?: SQL },
   send: (rows: T['$inferSelect'][], claims: Claims) => Promise<BatchOutcome>,
 ): Promise<void> {
   while (!stop?.aborted) {
-    const claimed = await claimDue(db, table, clock, size, first);
+    const claimed = await claimDue(db, table, clock, size, rank);
     if (claimed.length === 0) return;
     const claims = holdClaims(db, table, claimed, clock);
     let outcome: BatchOutcome;
@@ -244,7 +244,7 @@ export async function sendDueMail(db: Database, mailer: Mailer, time?: Date | ((
   }
 
   const fromFinders = inArray(mailOutbox.kind, FINDER_MAIL_KINDS);
-  await sendBatches(db, mailOutbox, { clock, size: BATCH, stop, first: fromFinders }, async (due, claims) => {
+  await sendBatches(db, mailOutbox, { clock, size: BATCH, stop, rank: fromFinders }, async (due, claims) => {
     // One person's e-mails in a batch go one after another, those from a finder first, the others in
     // the order they were written (a confirmation link sent again after the first); different people's
     // go alongside. An e-mail tried again later goes after those written since.

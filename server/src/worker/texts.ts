@@ -12,8 +12,8 @@ const BATCH = 20;
 const FINDER_TEXT_KINDS: TextKind[] = ['found-report', 'found-report-backup', 'finder-contact'];
 /**
  * The order due texts are claimed in: a finder's first, then a phone code (its owner waits on the
- * screen for it), then the rest in the order written. The contact checks go out up to 200 a minute,
- * and a found report written behind them must not wait for the provider to take them all.
+ * screen for it), then the rest by due time. The contact checks are queued up to 200 a minute, and a
+ * found report's text written behind them is handed to the provider before them, not after.
  */
 const urgency = sql`case when ${inArray(textOutbox.kind, FINDER_TEXT_KINDS)} then 2 when ${eq(textOutbox.kind, 'phone-code')} then 1 else 0 end`;
 
@@ -66,7 +66,7 @@ export async function sendDueTexts(
   const clock = clockOf(time);
   const run: TextSendRun = { sent: 0, canceled: 0 };
   let providerDown: string | undefined;
-  await sendBatches(db, textOutbox, { clock, size: BATCH, stop, first: urgency }, async (due, claims) => {
+  await sendBatches(db, textOutbox, { clock, size: BATCH, stop, rank: urgency }, async (due, claims) => {
     const optedOut = new Set(
       (await db.select({ phone: textOptOuts.phone }).from(textOptOuts).where(inArray(textOptOuts.phone, [...new Set(due.map((t) => t.recipient))]))).map((o) => o.phone),
     );
