@@ -1,4 +1,5 @@
-// Bundles the server and the contract into dist/main.js (and chunks of what it imports lazily), with the
+// Bundles the server and the contract into dist/main.js, a small entry, and the chunks it loads (the portal,
+// start.ts, and what it imports lazily), with the
 // pure-JS libraries every start loads file by file (below) and what they import; the other npm packages
 // stay external and load from node_modules: native (argon2, sharp), WASM (PGlite), worker threads (pino), loaded only when
 // configured or first used (AWS SDK, Stripe, Twilio, PDF and QR code), or the framework itself.
@@ -20,7 +21,8 @@ await build({
   entryPoints: ['src/main.ts'],
   outdir: 'dist',
   bundle: true,
-  // What main.js imports only when asked (the bucket's adapter and its AWS SDK) stays in chunks of its own, so a start without it never loads it.
+  // main.js loads the portal (start.ts) as a chunk once its first steps are taken; what the portal imports only when asked
+  // (the bucket's adapter and its AWS SDK) stays in chunks of its own, so a start without it never loads it.
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',

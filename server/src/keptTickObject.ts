@@ -1,4 +1,4 @@
-import { createHook } from 'node:async_hooks';
+import { executionAsyncResource } from 'node:async_hooks';
 
 /**
  * One of the objects `process.nextTick` queues (every answer queues several), held for the life of the
@@ -9,19 +9,8 @@ import { createHook } from 'node:async_hooks';
  * dropped the classes the site had seen, and the next tick objects got new ones: on PGlite the libraries'
  * and the embedded database's loading run a dozen such collections, and a kept current-user call spent
  * 6–8% of its CPU in that runtime call (found with callgrind and perf; a server portal with a dozen
- * collections forced at its start did the same). Taken before any library loads (see main.ts), through
- * an async hook, the one way Node hands out a tick object, enabled for one tick.
+ * collections forced at its start did the same). Taken before any library loads (see main.ts), as the
+ * resource of a tick's own callback: an async hook would hand it out too, but enabling one, even for a
+ * moment, switches off for good V8's inlining of promise operations.
  */
-function takeTickObject(): object | undefined {
-  let taken: object | undefined;
-  const hook = createHook({
-    init(_asyncId, type, _triggerAsyncId, resource) {
-      if (type === 'TickObject') taken ??= resource;
-    },
-  }).enable();
-  process.nextTick(() => {});
-  hook.disable();
-  return taken;
-}
-
-export const keptTickObject = takeTickObject();
+export const keptTickObject: object = await new Promise((resolve) => process.nextTick(() => resolve(executionAsyncResource())));

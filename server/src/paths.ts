@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The server package folder, found from this module whether it runs from src/ (tsx, tests)
- * or bundled into dist/main.js.
+ * or bundled into the chunks of dist/.
  */
 function findServerRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));

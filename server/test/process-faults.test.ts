@@ -240,7 +240,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the portal process killed o
     const stoppedWithinMs = performance.now() - signalled;
     stopAt = 0;
     await Promise.all(loops);
-    // Promptly: within the stop's own bound (8 s, main.ts), inside docker stop's 10 s grace.
+    // Promptly: within the stop's own bound (8 s, start.ts), inside docker stop's 10 s grace.
     expect(stoppedWithinMs).toBeLessThan(10_000);
 
     // Every request sent before the signal has its answer: those the portal had begun finish (200);

@@ -174,7 +174,7 @@ export type BatchOutcome = 'through' | 'provider out of reach';
 /**
  * Claims due rows and sends them batch after batch while full batches come, so a burst (a thousand
  * sign-ups' confirmations, a shelter's upload) goes out in one round rather than one batch a tick,
- * and a found report written behind it reaches the owner in seconds, not minutes. Ends at a batch
+ * and a found report written behind it is handed over in seconds, not minutes. Ends at a batch
  * that is not full, once `stop` is signalled, or when the provider is out of reach: the rest waits
  * for a later round.
  */

@@ -12,8 +12,8 @@ const BATCH = 20;
 const FINDER_TEXT_KINDS: TextKind[] = ['found-report', 'found-report-backup', 'finder-contact'];
 /**
  * The order due texts are claimed in: a finder's first, then a phone code (its owner waits on the
- * screen for it), then the rest by due time. The contact checks are queued up to 200 a minute, and a
- * found report's text written behind them is handed to the provider before them, not after.
+ * screen for it), then the rest by due time. The contact checks are queued up to 200 a minute; a found
+ * report's text written behind them waits for the batch in hand at most, not for them all.
  */
 const urgency = sql`case when ${inArray(textOutbox.kind, FINDER_TEXT_KINDS)} then 2 when ${eq(textOutbox.kind, 'phone-code')} then 1 else 0 end`;
 
