@@ -17,7 +17,7 @@ const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith
 // A fresh folder: chunks are named by their content, and an earlier build's would stay beside these.
 rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 
-await build({
+const { metafile } = await build({
   entryPoints: ['src/main.ts'],
   outdir: 'dist',
   bundle: true,
@@ -33,4 +33,24 @@ await build({
   // The CommonJS among the bundled libraries (@fastify/swagger and what it imports, dayjs) require Node's modules and the external packages.
   banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
   logLevel: 'warning',
+  metafile: true,
 });
+
+// main.js must take its first steps before any library loads (see main.ts): what it imports statically,
+// and what that imports, may be Node's own modules and the project's files, never an npm package. A static
+// import added to main.ts would otherwise quietly undo them.
+const loadedFirst = new Set();
+const statically = ['dist/main.js'];
+while (statically.length > 0) {
+  const output = statically.pop();
+  if (loadedFirst.has(output)) continue;
+  loadedFirst.add(output);
+  const { inputs, imports } = metafile.outputs[output];
+  const packages = Object.keys(inputs).filter((input) => input.includes('node_modules/'));
+  const libraries = imports.filter((i) => i.kind === 'import-statement' && i.external && !i.path.startsWith('node:'));
+  if (packages.length > 0 || libraries.length > 0) {
+    const loaded = [...libraries.map((i) => i.path), ...packages];
+    throw new Error(`dist/main.js loads libraries before its first steps, through ${output}: ${loaded.slice(0, 5).join(', ')}${loaded.length > 5 ? ` and ${loaded.length - 5} more` : ''}`);
+  }
+  statically.push(...imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => i.path));
+}
