@@ -4,6 +4,7 @@
 // stay external and load from node_modules: native (argon2, sharp), WASM (PGlite), worker threads (pino), loaded only when
 // configured or first used (AWS SDK, Stripe, Twilio, PDF and QR code), or the framework itself.
 import { readFileSync, rmSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
@@ -39,18 +40,20 @@ const { metafile } = await build({
 // main.js must take its first steps before any library loads (see main.ts): what it imports statically,
 // and what that imports, may be Node's own modules and the project's files, never an npm package. A static
 // import added to main.ts would otherwise quietly undo them.
-const loadedFirst = new Set();
-const statically = ['dist/main.js'];
-while (statically.length > 0) {
-  const output = statically.pop();
-  if (loadedFirst.has(output)) continue;
-  loadedFirst.add(output);
+const entry = Object.keys(metafile.outputs).find((output) => metafile.outputs[output].entryPoint === 'src/main.ts');
+const visited = new Set();
+const toVisit = [entry];
+while (toVisit.length > 0) {
+  const output = toVisit.pop();
+  if (visited.has(output)) continue;
+  visited.add(output);
   const { inputs, imports } = metafile.outputs[output];
-  const packages = Object.keys(inputs).filter((input) => input.includes('node_modules/'));
-  const libraries = imports.filter((i) => i.kind === 'import-statement' && i.external && !i.path.startsWith('node:'));
-  if (packages.length > 0 || libraries.length > 0) {
-    const loaded = [...libraries.map((i) => i.path), ...packages];
-    throw new Error(`dist/main.js loads libraries before its first steps, through ${output}: ${loaded.slice(0, 5).join(', ')}${loaded.length > 5 ? ` and ${loaded.length - 5} more` : ''}`);
+  // Only a dynamic import waits for those steps; a require() runs where it stands.
+  const libraries = imports.filter((i) => i.external && i.kind !== 'dynamic-import' && !isBuiltin(i.path)).map((i) => i.path);
+  const loaded = [...libraries, ...Object.keys(inputs).filter((input) => input.includes('node_modules/'))];
+  if (loaded.length > 0) {
+    const named = `${loaded.slice(0, 5).join(', ')}${loaded.length > 5 ? ` and ${loaded.length - 5} more` : ''}`;
+    throw new Error(`${entry} would load npm packages before its first steps (in ${output}): ${named}; import them from start.ts, not from main.ts or what it imports`);
   }
-  statically.push(...imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => i.path));
+  toVisit.push(...imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => i.path));
 }
