@@ -5,6 +5,7 @@
 // configured or first used (AWS SDK, Stripe, Twilio, PDF and QR code), or the framework itself.
 import { readFileSync, rmSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
@@ -19,6 +20,8 @@ const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith
 rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 
 const { metafile } = await build({
+  // From this folder whichever folder runs it, as the rmSync above and the check below assume.
+  absWorkingDir: fileURLToPath(new URL('.', import.meta.url)),
   entryPoints: ['src/main.ts'],
   outdir: 'dist',
   bundle: true,
@@ -41,6 +44,7 @@ const { metafile } = await build({
 // and what that imports, may be Node's own modules and the project's files, never an npm package. A static
 // import added to main.ts would otherwise quietly undo them.
 const entry = Object.keys(metafile.outputs).find((output) => metafile.outputs[output].entryPoint === 'src/main.ts');
+if (!entry) throw new Error('the build has no output for src/main.ts');
 const visited = new Set();
 const toVisit = [entry];
 while (toVisit.length > 0) {
@@ -50,10 +54,14 @@ while (toVisit.length > 0) {
   const { inputs, imports } = metafile.outputs[output];
   // Only a dynamic import waits for those steps; a require() runs where it stands.
   const libraries = imports.filter((i) => i.external && i.kind !== 'dynamic-import' && !isBuiltin(i.path)).map((i) => i.path);
-  const loaded = [...libraries, ...Object.keys(inputs).filter((input) => input.includes('node_modules/'))];
+  const packages = Object.keys(inputs).filter((input) => input.includes('node_modules/'));
+  const loaded = [...libraries, ...packages];
   if (loaded.length > 0) {
     const named = `${loaded.slice(0, 5).join(', ')}${loaded.length > 5 ? ` and ${loaded.length - 5} more` : ''}`;
-    throw new Error(`${entry} would load npm packages before its first steps (in ${output}): ${named}; import them from start.ts, not from main.ts or what it imports`);
+    const ours = Object.keys(inputs).filter((input) => !packages.includes(input));
+    throw new Error(
+      `${entry} would load npm packages before its first steps (in ${output}, from ${ours.join(', ') || 'no file of ours'}): ${named}; import them from start.ts, not from main.ts or what it imports`,
+    );
   }
   toVisit.push(...imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => i.path));
 }
